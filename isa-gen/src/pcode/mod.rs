@@ -1,0 +1,1 @@
+//! AMD's instruction pseudocode (placeholder; being written).

@@ -1,0 +1,1 @@
+//! AMD XML schema (being written).

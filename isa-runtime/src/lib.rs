@@ -1,0 +1,1 @@
+//! Generated AMD GPU ISA support. See the workspace README.

@@ -1,0 +1,1 @@
+//! Conformance test support. The tests live in `tests/`.
