@@ -1,6 +1,7 @@
 //! The `isa-gen` command line.
 
 pub mod pcode;
+pub mod spec;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -14,6 +15,12 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Per generation: release, schema version and element counts of every loaded spec.
+    Tables(spec::TablesArgs),
+    /// One instruction (every encoding, bit layout, operands), encoding or operand type.
+    Show(spec::ShowArgs),
+    /// Print every diagnostic of the specs in a directory (or one file); exit 1 on any error.
+    Check(spec::CheckArgs),
     /// AMD's pseudocode: coverage report and typed IR of single entries.
     #[command(subcommand)]
     Pcode(pcode::PcodeCommand),
@@ -22,6 +29,9 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Tables(a) => spec::tables(a),
+        Command::Show(a) => spec::show(a),
+        Command::Check(a) => spec::check(a),
         Command::Pcode(cmd) => pcode::run(cmd),
     }
 }
