@@ -14,6 +14,7 @@ pub mod generation;
 pub mod model;
 pub mod pcode;
 pub mod specdir;
+pub mod synth;
 pub mod xml;
 
 pub use diag::{Diagnostic, Location, Severity};
