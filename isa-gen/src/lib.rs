@@ -10,6 +10,7 @@
 
 pub mod cli;
 pub mod diag;
+pub mod emit;
 pub mod generation;
 pub mod model;
 pub mod pcode;

@@ -1,0 +1,227 @@
+//! Emits the static tables of one generation.
+
+use super::{form_names, ident, Form};
+use crate::model::{Field, OperandType, Spec};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenStream {
+    let generation = spec.label();
+    let arch = &spec.architecture_name;
+    let release = spec.release_date.clone().unwrap_or_default();
+    let schema = spec.schema_version.clone().unwrap_or_default();
+    let source = spec.path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+    let mcpu = spec.generation.map_or("", |g| g.llvm_mcpu());
+    let wave64 = spec.generation.is_some_and(|g| g.is_cdna());
+
+    let encodings = spec.encodings.iter().map(|e| {
+        let name = &e.name;
+        let order = e.order;
+        let bits = e.bit_count;
+        let mask = e.mask;
+        let fixed = e.fixed_bits().map_or(0, |(_, v)| v);
+        let fields = e.fields.iter().map(field_info);
+        let op_field = match e.op_field {
+            Some(i) => {
+                let i = i as u8;
+                quote! { Some(#i) }
+            }
+            None => quote! { None },
+        };
+        quote! {
+            EncodingInfo { name: #name, order: #order, bits: #bits, mask: #mask, fixed: #fixed, fields: &[#(#fields),*], op_field: #op_field }
+        }
+    });
+
+    // Encoding and form ids as documented constants: one comment per table entry.
+    let encoding_consts = spec.encodings.iter().enumerate().map(|(k, e)| {
+        let cname = ident(&format!("E_{}", e.name));
+        let doc = format!("{}: {} bits, order {}, {} fields", e.name, e.bit_count, e.order, e.fields.len());
+        let k = k as u16;
+        quote! { #[doc = #doc] pub const #cname: u16 = #k; }
+    });
+    let names = form_names(spec, forms);
+    let form_consts = forms.iter().zip(&names).enumerate().map(|(k, (f, cname))| {
+        let ins = &spec.instructions[f.instruction];
+        let ie = &ins.encodings[f.instruction_encoding];
+        let enc = &spec.encodings[f.encoding];
+        let k = k as u16;
+        let doc = format!(
+            "{} in {} (opcode {}, condition `{}`, {} operands)",
+            ins.name,
+            enc.name,
+            f.opcode,
+            ie.condition_name.as_deref().unwrap_or("-"),
+            ie.operands.len()
+        );
+        quote! { #[doc = #doc] pub const #cname: u16 = #k; }
+    });
+
+    let form_entries = forms.iter().map(|f| {
+        let ins = &spec.instructions[f.instruction];
+        let ie = &ins.encodings[f.instruction_encoding];
+        let instruction = f.instruction as u16;
+        let encoding = f.encoding as u16;
+        let opcode = f.opcode;
+        let condition = ie.condition_name.clone().unwrap_or_default();
+        let operands = ie.operands.iter().map(|o| {
+            let field = match o.field {
+                Some(i) => {
+                    let i = i as u8;
+                    quote! { Some(#i) }
+                }
+                None => quote! { None },
+            };
+            let ty = match o.operand_type {
+                Some(i) => {
+                    let i = i as u16;
+                    quote! { Some(#i) }
+                }
+                None => quote! { None },
+            };
+            let df = o.data_format_name.clone().unwrap_or_default();
+            let size = o.size as u16;
+            let (input, output, implicit, req) = (o.input, o.output, o.is_implicit, o.is_binary_microcode_required);
+            quote! {
+                OperandInfo { field: #field, operand_type: #ty, data_format: #df, size: #size, input: #input, output: #output, implicit: #implicit, binary_required: #req }
+            }
+        });
+        quote! {
+            FormInfo { instruction: #instruction, encoding: #encoding, opcode: #opcode, condition: #condition, operands: &[#(#operands),*] }
+        }
+    });
+
+    let mut forms_of: Vec<Vec<u16>> = vec![Vec::new(); spec.instructions.len()];
+    for (k, f) in forms.iter().enumerate() {
+        forms_of[f.instruction].push(k as u16);
+    }
+    let instructions = spec.instructions.iter().zip(&forms_of).map(|(ins, fs)| {
+        let name = &ins.name;
+        let mnemonic = ins.name.to_ascii_lowercase();
+        let aliases = &ins.aliases;
+        let f = &ins.flags;
+        let flags = (f.is_branch as u8)
+            | (f.is_conditional_branch as u8) << 1
+            | (f.is_indirect_branch as u8) << 2
+            | (f.is_program_terminator as u8) << 3
+            | (f.is_immediately_executed as u8) << 4;
+        quote! {
+            InstructionInfo { name: #name, mnemonic: #mnemonic, aliases: &[#(#aliases),*], flags: #flags, forms: &[#(#fs),*] }
+        }
+    });
+
+    let operand_types = spec.operand_types.iter().map(|t| operand_type_info(t));
+    let n_skipped = skipped.len();
+    let skipped = skipped.iter().map(|(what, why)| quote! { (#what, #why) });
+    let n_enc = spec.encodings.len();
+    let n_forms = forms.len();
+    let n_ins = spec.instructions.len();
+    let n_ot = spec.operand_types.len();
+
+    quote! {
+        use crate::tables::*;
+
+        /// This generation's ISA.
+        pub static SPEC: Option<&IsaSpec> = Some(&ISA);
+
+        pub static ISA: IsaSpec = IsaSpec {
+            generation: #generation,
+            architecture_name: #arch,
+            release_date: #release,
+            schema_version: #schema,
+            source_file: #source,
+            llvm_mcpu: #mcpu,
+            wave64: #wave64,
+            encodings: &ENCODINGS,
+            instructions: &INSTRUCTIONS,
+            forms: &FORMS,
+            operand_types: &OPERAND_TYPES,
+            decode_form,
+            skipped: &SKIPPED,
+        };
+
+        #(#encoding_consts)*
+
+        pub static ENCODINGS: [EncodingInfo; #n_enc] = [#(#encodings),*];
+
+        #(#form_consts)*
+
+        pub static FORMS: [FormInfo; #n_forms] = [#(#form_entries),*];
+
+        pub static INSTRUCTIONS: [InstructionInfo; #n_ins] = [#(#instructions),*];
+
+        pub static OPERAND_TYPES: [OperandTypeInfo; #n_ot] = [#(#operand_types),*];
+
+        /// Instruction encodings the generator left out, with the reason.
+        pub static SKIPPED: [(&str, &str); #n_skipped] = [#(#skipped),*];
+    }
+}
+
+fn field_info(f: &Field) -> TokenStream {
+    let name = &f.name;
+    let conditional = f.is_conditional;
+    let ranges = f.ranges.iter().map(|r| {
+        let offset = r.bit_offset as u8;
+        let count = r.bit_count as u8;
+        let pad_bits = r.padding.as_ref().map_or(0, |p| p.bit_count) as u8;
+        let pad_value = r.padding.as_ref().map_or(0, |p| p.value.value) as u8;
+        quote! { RangeInfo { offset: #offset, count: #count, pad_bits: #pad_bits, pad_value: #pad_value } }
+    });
+    quote! { FieldInfo { name: #name, ranges: &[#(#ranges),*], conditional: #conditional } }
+}
+
+/// Register prefixes whose values form regular runs (`s0`..`s105`).
+const REGISTER_PREFIXES: [&str; 4] = ["s", "v", "acc", "TTMP"];
+
+fn split_register(name: &str) -> Option<(&str, u32)> {
+    let digits = name.len() - name.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (prefix, num) = name.split_at(digits);
+    if num.is_empty() || !REGISTER_PREFIXES.contains(&prefix) {
+        return None;
+    }
+    Some((prefix, num.parse().ok()?))
+}
+
+/// Splits an operand type's values into register runs and other named values. Runs are
+/// rebuilt between their listed members: excerpts of AMD's files may omit the middle of a run
+/// (`s0`, then `s35`, with values 0 and 35), which the full files list one by one.
+pub(crate) fn runs_and_values(t: &OperandType) -> (Vec<(String, i64, u32, u32)>, Vec<(i64, String)>) {
+    let mut vals: Vec<(i64, &str)> = t.predefined_values.iter().map(|v| (v.value, v.name.as_str())).collect();
+    vals.sort_by_key(|v| v.0);
+    vals.dedup_by_key(|v| v.0);
+    let mut runs: Vec<(String, i64, u32, u32)> = Vec::new();
+    let mut named = Vec::new();
+    for (value, name) in vals {
+        if let Some((prefix, index)) = split_register(name) {
+            if let Some(last) = runs.last_mut() {
+                let (p, v0, i0, n) = last;
+                let gap = value - (*v0 + *n as i64 - 1);
+                if p == prefix && gap >= 1 && index as i64 - (*i0 as i64 + *n as i64 - 1) == gap {
+                    *n += gap as u32;
+                    continue;
+                }
+            }
+            runs.push((prefix.to_string(), value, index, 1));
+        } else {
+            named.push((value, name.to_string()));
+        }
+    }
+    // A run only spans values no named value sits in between (checked: named values inside a
+    // run's span would be shadowed).
+    runs.retain(|(_, v0, _, n)| !named.iter().any(|(v, _)| *v >= *v0 && *v < *v0 + *n as i64) || *n == 1);
+    (runs, named)
+}
+
+fn operand_type_info(t: &OperandType) -> TokenStream {
+    let name = &t.name;
+    let (runs, named) = runs_and_values(t);
+    let runs = runs.iter().map(|(prefix, v0, i0, n)| {
+        quote! { ValueRun { prefix: #prefix, first_value: #v0, first_index: #i0, count: #n } }
+    });
+    let values = named.iter().map(|(v, n)| quote! { (#v, #n) });
+    let fields = t.fields.iter().map(field_info);
+    let subtypes = t.subtype_ids.iter().map(|&i| i as u16);
+    quote! {
+        OperandTypeInfo { name: #name, runs: &[#(#runs),*], values: &[#(#values),*], fields: &[#(#fields),*], subtypes: &[#(#subtypes),*] }
+    }
+}
