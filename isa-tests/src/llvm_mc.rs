@@ -24,13 +24,21 @@
 //!     short) makes llvm-mc crash (SIGSEGV while printing the diagnostic) and lose the whole run;
 //!   - `potentially undefined instruction encoding` (gfx11+, rare) is a warning but the instruction is
 //!     still printed.
+//! - `-show-encoding` in disassembly mode prints llvm-mc's *re-encoding* of the decoded instruction,
+//!   not the input bytes: don't-care bits come out cleared, and the length can differ (gfx10 NSA
+//!   image instructions decoded from 16 bytes re-encode as 12; `v_cmpx_gt_u16_e32 0x4400, v180`
+//!   decoded from 4 bytes re-encodes the f16 inline constant 4.0 as an 8-byte literal). So it cannot
+//!   tell how many bytes were consumed, and disassembly runs without it.
+//! - A literal whose value is also an inline constant prints as `lit(...)`; the padding word
+//!   `0xbf800000` is -1.0, so a case missing its 32-bit literal shows `lit(0xbf800000)`.
 //!
-//!   So each case becomes one block: its bytes followed by [`PADDING_NOPS`] `s_nop 0` words
-//!   (`0xbf800000`). The padding supplies a literal that the case lacks (it then shows up as the
-//!   literal, and fewer `s_nop 0` lines follow), so no case runs off its block. With `-show-encoding`
-//!   every printed instruction carries its bytes; summing them per block (up to the invalid position
-//!   if there was a warning) ties every stdout line to its case, and checks itself: a mismatch is
-//!   reported, never guessed around.
+//!   So each case becomes one block: the marker word `s_nop 0x5aa5` ([`CASE_MARKER`], valid and
+//!   printed alike on all ten generations), the case's bytes, then [`PADDING_NOPS`] `s_nop 0` words
+//!   (`0xbf800000`). The marker lines split stdout into cases (a run of n cases must print exactly n
+//!   markers, else it is redone in smaller pieces; a lone case needs no count). The padding supplies a
+//!   literal that the case lacks, so no case runs off its block, and the `s_nop 0` lines left at the
+//!   end of the block tell how many bytes the case's instructions consumed: the block's length minus
+//!   4 per trailing padding line, or the invalid position when there was a warning.
 //! - llvm-mc 22.1.8 also crashes on a few words (about one in 10,000–20,000 random 64-bit cases on
 //!   gfx9/gfx10; e.g. gfx90a `[0x16,0xc1,0xc6,0xd1,0xfc,0xff,0xdd,0x5a]`). stdout is buffered, so a
 //!   crashed run loses its last few kilobytes of output, while stderr is unbuffered. After a crash we
@@ -38,7 +46,6 @@
 //!   the rest in growing windows (1, 2, 4, ... cases) until the crashing case is alone; it is marked
 //!   [`DisasmResult::Crashed`] and counted. A crash is a killing signal, an exit code other than 0/1,
 //!   or LLVM's crash banner on stderr.
-//! - Throughput on this 2-core machine: about 60,000 single-word cases per second per process.
 //! - Assembly (`-show-encoding`): each instruction prints `\t<text>  ; encoding: [0x..,...]`; a symbol
 //!   operand prints `A` bytes plus a `;   fixup A - ...` line; labels and directives are echoed.
 //!   Errors go to stderr as `<stdin>:LINE:COL: error: ...` and assembly carries on with the next line.
@@ -58,6 +65,12 @@ use std::time::Instant;
 
 /// `s_nop 0`, little-endian: the padding that follows every disassembly case.
 pub const S_NOP_0: [u8; 4] = [0x00, 0x00, 0x80, 0xbf];
+
+/// `s_nop 0x5aa5`, little-endian: starts every disassembly block so stdout can be split into cases.
+pub const CASE_MARKER: [u8; 4] = [0xa5, 0x5a, 0x80, 0xbf];
+
+/// How llvm-mc prints [`CASE_MARKER`].
+pub const CASE_MARKER_TEXT: &str = "s_nop 0x5aa5";
 
 /// How many `s_nop 0` words pad each disassembly case: enough for the longest instruction
 /// (a 64-bit encoding plus a 64-bit literal, 16 bytes) to be completed from the padding when a case
@@ -90,7 +103,11 @@ pub enum OracleError {
     /// llvm-mc could not be started or its output could not be read.
     Launch { program: PathBuf, reason: String },
     /// llvm-mc does not know the processor or feature this generation needs.
-    UnsupportedTarget { generation: Generation, mcpu: String, message: String },
+    UnsupportedTarget {
+        generation: Generation,
+        mcpu: String,
+        message: String,
+    },
 }
 
 impl fmt::Display for OracleError {
@@ -99,7 +116,11 @@ impl fmt::Display for OracleError {
             OracleError::Launch { program, reason } => {
                 write!(f, "could not run {}: {reason}", program.display())
             }
-            OracleError::UnsupportedTarget { generation, mcpu, message } => write!(
+            OracleError::UnsupportedTarget {
+                generation,
+                mcpu,
+                message,
+            } => write!(
                 f,
                 "llvm-mc does not support {generation} (-mcpu={mcpu}): {message}"
             ),
@@ -109,25 +130,21 @@ impl fmt::Display for OracleError {
 
 impl std::error::Error for OracleError {}
 
-/// One instruction llvm-mc printed.
+/// What llvm-mc decoded from one case.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
-    /// The instruction text, trimmed, with `/* ... */` comments removed.
+    /// The first instruction's text, trimmed, with `/* ... */` comments removed.
     pub text: String,
     /// The comments removed from `text` (e.g. `Invalid register, operand has ... register class`).
     pub comments: Vec<String>,
-    /// The bytes llvm-mc consumed for it (its `; encoding:`).
-    pub encoding: Vec<u8>,
-    /// llvm-mc warned "potentially undefined instruction encoding" but printed it anyway.
+    /// Bytes consumed by the instructions decoded from the case: when `following` is empty, the
+    /// length of the one instruction. More than the case's length means the instruction took part of
+    /// the `s_nop 0` padding (e.g. as its literal); less means the case held more than it.
+    pub consumed: usize,
+    /// Texts of further instructions decoded from the case's bytes (normally none).
+    pub following: Vec<String>,
+    /// llvm-mc warned "potentially undefined instruction encoding" for the first instruction.
     pub soft_fail: bool,
-}
-
-impl Decoded {
-    /// How many bytes of the case (and possibly its padding) the instruction consumed. More than the
-    /// case's length means the instruction took a literal from the `s_nop 0` padding.
-    pub fn consumed(&self) -> usize {
-        self.encoding.len()
-    }
 }
 
 /// What llvm-mc made of one disassembly case: its first instruction only.
@@ -155,7 +172,7 @@ impl DisasmResult {
     }
 
     pub fn consumed(&self) -> Option<usize> {
-        self.decoded().map(Decoded::consumed)
+        self.decoded().map(|d| d.consumed)
     }
 }
 
@@ -190,7 +207,10 @@ pub struct Diagnostic {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AsmResult {
     /// The line assembled; it may have produced no instruction (a label, a directive) or several.
-    Encoded { instructions: Vec<AsmInstruction>, warnings: Vec<Diagnostic> },
+    Encoded {
+        instructions: Vec<AsmInstruction>,
+        warnings: Vec<Diagnostic>,
+    },
     /// llvm-mc rejected the line; the first diagnostic is the error.
     Error(Vec<Diagnostic>),
     /// llvm-mc crashed on this line.
@@ -201,9 +221,12 @@ impl AsmResult {
     /// All bytes the line produced, or `None` if it did not assemble.
     pub fn bytes(&self) -> Option<Vec<u8>> {
         match self {
-            AsmResult::Encoded { instructions, .. } => {
-                Some(instructions.iter().flat_map(|i| i.bytes.iter().copied()).collect())
-            }
+            AsmResult::Encoded { instructions, .. } => Some(
+                instructions
+                    .iter()
+                    .flat_map(|i| i.bytes.iter().copied())
+                    .collect(),
+            ),
             _ => None,
         }
     }
@@ -293,7 +316,9 @@ impl LlvmMc {
                 Err(e) => reasons.push(e.reason),
             }
         }
-        Err(NotFound { reason: reasons.join("; ") })
+        Err(NotFound {
+            reason: reasons.join("; "),
+        })
     }
 
     /// Uses the llvm-mc at `program` (a path or a name looked up on `PATH`) if it is new enough.
@@ -302,12 +327,21 @@ impl LlvmMc {
             .arg("--version")
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| NotFound { reason: format!("{}: {e}", program.display()) })?;
+            .map_err(|e| NotFound {
+                reason: format!("{}: {e}", program.display()),
+            })?;
         let text = String::from_utf8_lossy(&out.stdout);
         let version = parse_llvm_version(&text).ok_or_else(|| NotFound {
-            reason: format!("{}: no `LLVM version` in its --version output", program.display()),
+            reason: format!(
+                "{}: no `LLVM version` in its --version output",
+                program.display()
+            ),
         })?;
-        let major = version.split('.').next().and_then(|m| m.parse::<u32>().ok()).unwrap_or(0);
+        let major = version
+            .split('.')
+            .next()
+            .and_then(|m| m.parse::<u32>().ok())
+            .unwrap_or(0);
         if major < MIN_LLVM_MAJOR {
             return Err(NotFound {
                 reason: format!(
@@ -318,10 +352,15 @@ impl LlvmMc {
         }
         if !text.contains("amdgcn") {
             return Err(NotFound {
-                reason: format!("{} (LLVM {version}) has no amdgcn target", program.display()),
+                reason: format!(
+                    "{} (LLVM {version}) has no amdgcn target",
+                    program.display()
+                ),
             });
         }
-        let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let jobs = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
         Ok(LlvmMc {
             program,
             version,
@@ -363,78 +402,124 @@ impl LlvmMc {
         }
     }
 
-    /// The command-line arguments for one generation (without `-disassemble`).
+    /// The target arguments for one generation (`-triple`, `-mcpu`, `-mattr`).
     pub fn target_args(gen: Generation) -> Vec<String> {
-        let mut args = vec!["-triple=amdgcn".to_string(), format!("-mcpu={}", gen.llvm_mcpu())];
+        let mut args = vec![
+            "-triple=amdgcn".to_string(),
+            format!("-mcpu={}", gen.llvm_mcpu()),
+        ];
         let attrs = LlvmMc::mattrs(gen);
         if !attrs.is_empty() {
             args.push(format!("-mattr={}", attrs.join(",")));
         }
-        args.push("-show-encoding".to_string());
         args
     }
 
     /// Checks once per generation that llvm-mc knows its processor and features (llvm-mc only warns
     /// about unknown ones and then assembles for a generic target).
     pub fn check_target(&self, gen: Generation) -> Result<(), OracleError> {
-        if let Some(known) = self.targets.lock().unwrap_or_else(|p| p.into_inner()).get(&gen) {
+        if let Some(known) = self
+            .targets
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&gen)
+        {
             return known.clone();
         }
         let verdict = self.probe_target(gen, &LlvmMc::target_args(gen));
-        self.targets.lock().unwrap_or_else(|p| p.into_inner()).insert(gen, verdict.clone());
+        self.targets
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(gen, verdict.clone());
         verdict
     }
 
-    fn probe_target(&self, gen: Generation, args: &[String]) -> Result<(), OracleError> {
-        let run = self.run(args, "s_nop 0\n".to_string())?;
+    /// Disassembles one marker block and fails on "is not a recognized processor/feature".
+    fn probe_target(&self, gen: Generation, target_args: &[String]) -> Result<(), OracleError> {
+        let mut args = target_args.to_vec();
+        args.push("-disassemble".to_string());
+        let run = self.run(&args, disassembly_input(&[&S_NOP_0]))?;
         let unsupported = |message: String| OracleError::UnsupportedTarget {
             generation: gen,
             mcpu: gen.llvm_mcpu().to_string(),
             message,
         };
-        if let Some(line) = run.stderr.lines().find(|l| l.contains("is not a recognized")) {
+        if let Some(line) = run
+            .stderr
+            .lines()
+            .find(|l| l.contains("is not a recognized"))
+        {
             return Err(unsupported(line.trim().to_string()));
         }
-        if !run.stdout.contains("s_nop 0") || run.crashed() {
+        let printed: Vec<&str> = run.stdout.lines().map(str::trim).collect();
+        if run.crashed() || printed.first() != Some(&CASE_MARKER_TEXT) {
             return Err(unsupported(format!(
-                "probe `s_nop 0` failed: {}",
-                run.stderr.lines().next().unwrap_or("no output")
+                "the probe block did not print `{CASE_MARKER_TEXT}` first: {:?} {}",
+                printed.first(),
+                run.stderr.lines().next().unwrap_or("")
             )));
         }
         Ok(())
     }
 
-    /// Disassembles each case (one instruction's bytes, little-endian) on its own.
-    pub fn disassemble(&self, gen: Generation, cases: &[Vec<u8>]) -> Result<DisasmBatch, OracleError> {
+    /// Disassembles each case (one instruction's bytes, little-endian, a multiple of 4 bytes) on
+    /// its own. Only the first instruction of a case is reported (see [`Decoded::following`]).
+    pub fn disassemble(
+        &self,
+        gen: Generation,
+        cases: &[Vec<u8>],
+    ) -> Result<DisasmBatch, OracleError> {
         self.check_target(gen)?;
         let mut args = LlvmMc::target_args(gen);
         args.push("-disassemble".to_string());
         let mut results: Vec<Option<DisasmResult>> = vec![None; cases.len()];
-        // Empty cases would print nothing but padding; answer them here.
-        let runnable: Vec<usize> = (0..cases.len()).filter(|&i| !cases[i].is_empty()).collect();
-        for (i, r) in results.iter_mut().enumerate() {
-            if cases[i].is_empty() {
-                *r = Some(DisasmResult::Error("empty case: no bytes to disassemble".into()));
+        let mut runnable = Vec::with_capacity(cases.len());
+        for (i, case) in cases.iter().enumerate() {
+            // A partial word would decode misaligned into the padding and could crash llvm-mc.
+            if case.is_empty() || case.len() % 4 != 0 {
+                results[i] = Some(DisasmResult::Error(format!(
+                    "a case must be whole 32-bit words, this one has {} bytes",
+                    case.len()
+                )));
+            } else {
+                runnable.push(i);
             }
         }
         let batch: Vec<&[u8]> = runnable.iter().map(|&i| cases[i].as_slice()).collect();
-        let (found, mut stats) = self.run_chunked(&batch, |part| self.disassemble_run(&args, part));
+        let (found, mut stats) =
+            self.run_chunked(&batch, |part| self.disassemble_run(&args, part))?;
         for (&i, r) in runnable.iter().zip(found) {
             results[i] = Some(r);
         }
-        let results: Vec<DisasmResult> = results.into_iter().map(|r| r.expect("every case answered")).collect();
+        let results: Vec<DisasmResult> = results
+            .into_iter()
+            .map(|r| r.expect("every case answered"))
+            .collect();
         stats.cases = results.len();
-        stats.ok = results.iter().filter(|r| matches!(r, DisasmResult::Decoded(_))).count();
-        stats.invalid = results.iter().filter(|r| matches!(r, DisasmResult::Invalid)).count();
-        stats.crashed = results.iter().filter(|r| matches!(r, DisasmResult::Crashed)).count();
-        stats.errors = results.iter().filter(|r| matches!(r, DisasmResult::Error(_))).count();
+        stats.ok = results
+            .iter()
+            .filter(|r| matches!(r, DisasmResult::Decoded(_)))
+            .count();
+        stats.invalid = results
+            .iter()
+            .filter(|r| matches!(r, DisasmResult::Invalid))
+            .count();
+        stats.crashed = results
+            .iter()
+            .filter(|r| matches!(r, DisasmResult::Crashed))
+            .count();
+        stats.errors = results
+            .iter()
+            .filter(|r| matches!(r, DisasmResult::Error(_)))
+            .count();
         Ok(DisasmBatch { results, stats })
     }
 
     /// Assembles each line on its own (a line holds one instruction, or a label or directive).
     pub fn assemble(&self, gen: Generation, lines: &[String]) -> Result<AsmBatch, OracleError> {
         self.check_target(gen)?;
-        let args = LlvmMc::target_args(gen);
+        let mut args = LlvmMc::target_args(gen);
+        args.push("-show-encoding".to_string());
         let mut results: Vec<Option<AsmResult>> = vec![None; lines.len()];
         let mut runnable = Vec::new();
         for (i, line) in lines.iter().enumerate() {
@@ -450,21 +535,37 @@ impl LlvmMc {
             }
         }
         let batch: Vec<&str> = runnable.iter().map(|&i| lines[i].as_str()).collect();
-        let (found, mut stats) = self.run_chunked(&batch, |part| self.assemble_run(&args, part));
+        let (found, mut stats) = self.run_chunked(&batch, |part| self.assemble_run(&args, part))?;
         for (&i, r) in runnable.iter().zip(found) {
             results[i] = Some(r);
         }
-        let results: Vec<AsmResult> = results.into_iter().map(|r| r.expect("every line answered")).collect();
+        let results: Vec<AsmResult> = results
+            .into_iter()
+            .map(|r| r.expect("every line answered"))
+            .collect();
         stats.cases = results.len();
-        stats.ok = results.iter().filter(|r| matches!(r, AsmResult::Encoded { .. })).count();
-        stats.invalid = results.iter().filter(|r| matches!(r, AsmResult::Error(_))).count();
-        stats.crashed = results.iter().filter(|r| matches!(r, AsmResult::Crashed)).count();
+        stats.ok = results
+            .iter()
+            .filter(|r| matches!(r, AsmResult::Encoded { .. }))
+            .count();
+        stats.invalid = results
+            .iter()
+            .filter(|r| matches!(r, AsmResult::Error(_)))
+            .count();
+        stats.crashed = results
+            .iter()
+            .filter(|r| matches!(r, AsmResult::Crashed))
+            .count();
         Ok(AsmBatch { results, stats })
     }
 
     /// Disassembles every word as its own case and returns the words per second achieved (whole
     /// batch wall time, including process starts and the configured parallelism).
-    pub fn measure_disasm_throughput(&self, gen: Generation, words: &[u32]) -> Result<f64, OracleError> {
+    pub fn measure_disasm_throughput(
+        &self,
+        gen: Generation,
+        words: &[u32],
+    ) -> Result<f64, OracleError> {
         self.check_target(gen)?;
         let cases: Vec<Vec<u8>> = words.iter().map(|w| w.to_le_bytes().to_vec()).collect();
         let start = Instant::now();
@@ -475,14 +576,16 @@ impl LlvmMc {
     }
 
     /// Splits a batch into chunks, runs them on up to `jobs` threads and resolves crashes in each.
-    fn run_chunked<C: Sync, R: Send + Clone + Failable>(
+    /// Stops at the first failure to run llvm-mc at all.
+    fn run_chunked<C: Sync, R: Send + Failable>(
         &self,
         cases: &[C],
-        run: impl Fn(&[C]) -> RunReport<R> + Sync,
-    ) -> (Vec<R>, OracleStats) {
+        run: impl Fn(&[C]) -> Result<RunReport<R>, OracleError> + Sync,
+    ) -> Result<(Vec<R>, OracleStats), OracleError> {
         let chunks: Vec<&[C]> = cases.chunks(self.chunk_cases).collect();
         let next = AtomicUsize::new(0);
-        let done: Mutex<Vec<(usize, Vec<R>, usize)>> = Mutex::new(Vec::new());
+        type ChunkResult<R> = Result<(Vec<R>, usize), OracleError>;
+        let done: Mutex<Vec<(usize, ChunkResult<R>)>> = Mutex::new(Vec::new());
         let workers = self.jobs.min(chunks.len()).max(1);
         std::thread::scope(|scope| {
             for _ in 0..workers {
@@ -491,41 +594,54 @@ impl LlvmMc {
                     let Some(chunk) = chunks.get(k) else { break };
                     let mut out = Vec::with_capacity(chunk.len());
                     let mut processes = 0;
-                    resolve(chunk, &run, &mut out, &mut processes);
-                    done.lock().unwrap_or_else(|p| p.into_inner()).push((k, out, processes));
+                    let result = resolve(chunk, &run, &mut out, &mut processes);
+                    let failed = result.is_err();
+                    let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
+                    done.push((k, result.map(|_| (out, processes))));
+                    if failed {
+                        // Leave the remaining chunks alone: llvm-mc cannot be run.
+                        next.store(chunks.len(), Ordering::Relaxed);
+                        break;
+                    }
                 });
             }
         });
         let mut done = done.into_inner().unwrap_or_else(|p| p.into_inner());
-        done.sort_by_key(|(k, _, _)| *k);
+        done.sort_by_key(|(k, _)| *k);
         let mut stats = OracleStats::default();
         let mut all = Vec::with_capacity(cases.len());
-        for (_, out, processes) in done {
+        for (_, result) in done {
+            let (out, processes) = result?;
             stats.processes += processes;
             all.extend(out);
         }
-        (all, stats)
+        Ok((all, stats))
     }
 
-    fn disassemble_run(&self, args: &[String], cases: &[&[u8]]) -> RunReport<DisasmResult> {
-        let input = disassembly_input(cases);
-        match self.run(args, input) {
-            Ok(run) => attribute_disassembly(cases, &run),
-            Err(e) => RunReport::failed_launch(e.to_string()),
-        }
+    fn disassemble_run(
+        &self,
+        args: &[String],
+        cases: &[&[u8]],
+    ) -> Result<RunReport<DisasmResult>, OracleError> {
+        let run = self.run(args, disassembly_input(cases))?;
+        Ok(attribute_disassembly(cases, &run))
     }
 
-    fn assemble_run(&self, args: &[String], lines: &[&str]) -> RunReport<AsmResult> {
-        let input = assembly_input(lines);
-        match self.run(args, input) {
-            Ok(run) => attribute_assembly(lines, &run),
-            Err(e) => RunReport::failed_launch(e.to_string()),
-        }
+    fn assemble_run(
+        &self,
+        args: &[String],
+        lines: &[&str],
+    ) -> Result<RunReport<AsmResult>, OracleError> {
+        let run = self.run(args, assembly_input(lines))?;
+        Ok(attribute_assembly(lines, &run))
     }
 
     /// Runs llvm-mc once with `input` on stdin.
     fn run(&self, args: &[String], input: String) -> Result<RawRun, OracleError> {
-        let launch = |reason: String| OracleError::Launch { program: self.program.clone(), reason };
+        let launch = |reason: String| OracleError::Launch {
+            program: self.program.clone(),
+            reason,
+        };
         let mut child = Command::new(&self.program)
             .args(args)
             // A crash would otherwise spend time symbolising its stack trace.
@@ -535,13 +651,18 @@ impl LlvmMc {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| launch(e.to_string()))?;
-        let mut stdin = child.stdin.take().ok_or_else(|| launch("no stdin pipe".into()))?;
+        let mut stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| launch("no stdin pipe".into()))?;
         // Write from another thread so a full stdout pipe cannot deadlock us; a crashed llvm-mc
         // closes its stdin early, which is not an error here.
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let out = child.wait_with_output().map_err(|e| launch(e.to_string()))?;
+        let out = child
+            .wait_with_output()
+            .map_err(|e| launch(e.to_string()))?;
         let _ = writer.join();
         Ok(RawRun {
             status_code: out.status.code(),
@@ -554,7 +675,10 @@ impl LlvmMc {
 /// `LLVM version 22.1.8` -> `22.1.8`.
 fn parse_llvm_version(text: &str) -> Option<String> {
     let rest = &text[text.find("LLVM version ")? + "LLVM version ".len()..];
-    let version: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+    let version: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
     (!version.is_empty()).then_some(version)
 }
 
@@ -605,7 +729,14 @@ fn parse_diagnostic_header(line: &str) -> Option<(usize, Diagnostic)> {
         _ => return None,
     };
     let message = parts.next()?.trim().to_string();
-    Some((input_line, Diagnostic { kind, column, message }))
+    Some((
+        input_line,
+        Diagnostic {
+            kind,
+            column,
+            message,
+        },
+    ))
 }
 
 /// One instruction line of `-show-encoding` output.
@@ -625,7 +756,10 @@ fn parse_encoded_line(line: &str) -> Option<EncodedLine> {
     let mut bytes = Vec::new();
     let mut has_fixup = false;
     for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        match item.strip_prefix("0x").and_then(|h| u8::from_str_radix(h, 16).ok()) {
+        match item
+            .strip_prefix("0x")
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
             Some(b) => bytes.push(b),
             None => {
                 // `A` or `0bAAAA0000`-style: bits filled in by a fixup later.
@@ -635,7 +769,12 @@ fn parse_encoded_line(line: &str) -> Option<EncodedLine> {
         }
     }
     let (text, comments) = strip_comments(&line[..at]);
-    Some(EncodedLine { text, comments, bytes, has_fixup })
+    Some(EncodedLine {
+        text,
+        comments,
+        bytes,
+        has_fixup,
+    })
 }
 
 /// Removes `/* ... */` comments (and a trailing `;` or `//` comment) from an instruction's text.
@@ -669,14 +808,19 @@ fn strip_comments(raw: &str) -> (String, Vec<String>) {
     (text.trim().to_string(), comments)
 }
 
-/// The bracketed block for each case: its bytes, then the `s_nop 0` padding.
+/// The bracketed block for each case: the marker, the case's bytes, then the `s_nop 0` padding.
 fn disassembly_input(cases: &[&[u8]]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut input = String::with_capacity(cases.len() * (2 + 5 * (8 + 4 * PADDING_NOPS)));
+    let mut input = String::with_capacity(cases.len() * (2 + 5 * (12 + 4 * PADDING_NOPS)));
     for case in cases {
         input.push('[');
-        let padding = std::iter::repeat(S_NOP_0).take(PADDING_NOPS).flatten();
-        for (i, b) in case.iter().copied().chain(padding).enumerate() {
+        let padding = S_NOP_0.iter().cycle().take(4 * PADDING_NOPS);
+        let bytes = CASE_MARKER
+            .iter()
+            .chain(case.iter())
+            .chain(padding)
+            .copied();
+        for (i, b) in bytes.enumerate() {
             if i > 0 {
                 input.push(',');
             }
@@ -713,12 +857,6 @@ struct RunFailure {
     reason: String,
 }
 
-impl<R> RunReport<R> {
-    fn failed_launch(reason: String) -> RunReport<R> {
-        RunReport { done: Vec::new(), failure: Some(RunFailure { safe_until: 0, crashed: false, reason }) }
-    }
-}
-
 /// Results that can stand for a case llvm-mc crashed on or could not answer.
 trait Failable {
     fn crashed() -> Self;
@@ -739,7 +877,11 @@ impl Failable for AsmResult {
         AsmResult::Crashed
     }
     fn error(reason: String) -> Self {
-        AsmResult::Error(vec![Diagnostic { kind: DiagnosticKind::Error, column: 0, message: reason }])
+        AsmResult::Error(vec![Diagnostic {
+            kind: DiagnosticKind::Error,
+            column: 0,
+            message: reason,
+        }])
     }
 }
 
@@ -749,114 +891,205 @@ impl Failable for AsmResult {
 /// Returns whether any case crashed or failed.
 fn resolve<C, R: Failable>(
     cases: &[C],
-    run: &impl Fn(&[C]) -> RunReport<R>,
+    run: &impl Fn(&[C]) -> Result<RunReport<R>, OracleError>,
     out: &mut Vec<R>,
     processes: &mut usize,
-) -> bool {
+) -> Result<bool, OracleError> {
     if cases.is_empty() {
-        return false;
+        return Ok(false);
     }
     *processes += 1;
-    let report = run(cases);
+    let report = run(cases)?;
     let answered = report.done.len();
     out.extend(report.done);
     let Some(failure) = report.failure else {
         debug_assert_eq!(answered, cases.len());
-        return false;
+        return Ok(false);
     };
     if answered >= cases.len() {
         // Every case was answered before the trouble (e.g. a crash on exit).
-        return false;
+        return Ok(false);
     }
     if cases.len() == 1 && answered == 0 {
-        out.push(if failure.crashed { R::crashed() } else { R::error(failure.reason) });
-        return true;
+        out.push(if failure.crashed {
+            R::crashed()
+        } else {
+            R::error(failure.reason)
+        });
+        return Ok(true);
     }
-    let suspect = failure.safe_until.clamp(answered, cases.len().saturating_sub(1));
-    resolve(&cases[answered..suspect], run, out, processes);
+    let suspect = failure
+        .safe_until
+        .clamp(answered, cases.len().saturating_sub(1));
+    resolve(&cases[answered..suspect], run, out, processes)?;
     let mut start = suspect;
     let mut window = 1;
     while start < cases.len() {
         let end = (start + window).min(cases.len());
-        let failed = resolve(&cases[start..end], run, out, processes);
+        let failed = resolve(&cases[start..end], run, out, processes)?;
         start = end;
         if failed {
-            resolve(&cases[start..], run, out, processes);
+            resolve(&cases[start..], run, out, processes)?;
             break;
         }
         window *= 2;
     }
-    true
+    Ok(true)
 }
 
 /// Ties llvm-mc's disassembly output back to the cases (see the module doc).
 fn attribute_disassembly(cases: &[&[u8]], run: &RawRun) -> RunReport<DisasmResult> {
     let crashed = run.crashed();
     let diagnostics = run.diagnostics();
-    let mut printed = run.complete_stdout_lines().filter_map(parse_encoded_line).peekable();
-    let mut done = Vec::with_capacity(cases.len());
-    // Cases after the last one that printed something are only final if the run ended normally.
-    let mut confirmed = 0;
-    let fail = |mut done: Vec<DisasmResult>, confirmed: usize, at: usize, reason: String| {
+    let printed: Vec<&str> = run
+        .complete_stdout_lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let give_up = |done: Vec<DisasmResult>, at: usize, reason: String| {
         if crashed {
-            // Output cut short by the crash: keep only what was certainly complete.
-            done.truncate(confirmed);
-            return crashed_report(done, &diagnostics, cases.len());
+            crashed_report(done, &diagnostics, cases.len())
+        } else {
+            RunReport {
+                done,
+                failure: Some(RunFailure {
+                    safe_until: at,
+                    crashed: false,
+                    reason,
+                }),
+            }
         }
-        RunReport { done, failure: Some(RunFailure { safe_until: at, crashed: false, reason }) }
     };
-    for (i, case) in cases.iter().enumerate() {
-        let block_len = case.len() + 4 * PADDING_NOPS;
-        let mut invalid_at = None;
-        let mut soft_fail_at = Vec::new();
-        for d in diagnostics.get(&(i + 1)).map(Vec::as_slice).unwrap_or(&[]) {
-            let Some(index) = byte_index_at_column(d.column).filter(|&b| b < block_len) else {
-                return fail(done, confirmed, i, format!("diagnostic at unexpected column {}: {}", d.column, d.message));
-            };
-            match d.message.as_str() {
-                "invalid instruction encoding" => invalid_at = Some(index),
-                "potentially undefined instruction encoding" => soft_fail_at.push(index),
-                other => return fail(done, confirmed, i, format!("unexpected llvm-mc message at byte {index}: {other}")),
-            }
-        }
-        let expected = invalid_at.unwrap_or(block_len);
-        let mut first: Option<Decoded> = None;
-        let mut seen = 0;
-        while seen < expected {
-            let Some(line) = printed.next() else {
-                return fail(done, confirmed, i, format!("llvm-mc printed {seen} of the {expected} bytes expected"));
-            };
-            // Output for this case proves every earlier case is complete.
-            confirmed = i;
-            if first.is_none() {
-                first = Some(Decoded {
-                    text: line.text,
-                    comments: line.comments,
-                    soft_fail: soft_fail_at.contains(&seen),
-                    encoding: line.bytes.clone(),
-                });
-            }
-            seen += line.bytes.len().max(1);
-        }
-        if seen != expected {
-            return fail(done, confirmed, i, format!("printed instructions cover {seen} bytes, expected {expected}"));
-        }
-        done.push(match first {
-            Some(d) => DisasmResult::Decoded(d),
-            None => DisasmResult::Invalid,
-        });
-        if expected > 0 {
-            confirmed = done.len();
+    let blocks = match split_blocks(&printed, cases) {
+        Ok(blocks) => blocks,
+        Err(reason) => return give_up(Vec::new(), 0, reason),
+    };
+    if !crashed && blocks.len() != cases.len() {
+        let reason = format!(
+            "{} case markers printed for {} cases",
+            blocks.len(),
+            cases.len()
+        );
+        return give_up(Vec::new(), 0, reason);
+    }
+    // After a crash the last block printed may be cut short: only blocks followed by the next
+    // marker are whole.
+    let whole = if crashed {
+        blocks.len().saturating_sub(1)
+    } else {
+        blocks.len()
+    };
+    let mut done = Vec::with_capacity(whole);
+    for (i, (case, lines)) in cases.iter().zip(&blocks[..whole]).enumerate() {
+        let diags = diagnostics.get(&(i + 1)).map(Vec::as_slice).unwrap_or(&[]);
+        match decoded_block(case, lines, diags) {
+            Ok(result) => done.push(result),
+            Err(reason) => return give_up(done, i, reason),
         }
     }
     if crashed {
-        let at = cases.len();
-        return fail(done, confirmed, at, String::new());
+        return crashed_report(done, &diagnostics, cases.len());
     }
-    if let Some(extra) = printed.next() {
-        return fail(Vec::new(), 0, 0, format!("llvm-mc printed more than expected: `{}`", extra.text));
+    RunReport {
+        done,
+        failure: None,
     }
-    RunReport { done, failure: None }
+}
+
+/// Splits the printed lines at the case markers: the lines of each block after its marker.
+fn split_blocks<'a>(printed: &'a [&'a str], cases: &[&[u8]]) -> Result<Vec<&'a [&'a str]>, String> {
+    if printed.is_empty() {
+        return Ok(Vec::new());
+    }
+    if printed[0] != CASE_MARKER_TEXT {
+        return Err(format!(
+            "llvm-mc printed `{}` before the first case marker",
+            printed[0]
+        ));
+    }
+    if cases.len() == 1 {
+        return Ok(vec![&printed[1..]]);
+    }
+    // A case that holds the marker word itself prints a marker of its own: such cases run alone.
+    if let Some(i) = cases
+        .iter()
+        .position(|c| c.chunks(4).any(|w| w == CASE_MARKER))
+    {
+        return Err(format!(
+            "case {i} contains the marker word; it must run alone"
+        ));
+    }
+    let starts: Vec<usize> = (0..printed.len())
+        .filter(|&i| printed[i] == CASE_MARKER_TEXT)
+        .collect();
+    Ok(starts
+        .iter()
+        .enumerate()
+        .map(|(k, &start)| {
+            let end = starts.get(k + 1).copied().unwrap_or(printed.len());
+            &printed[start + 1..end]
+        })
+        .collect())
+}
+
+/// One case's result from the lines its block printed after the marker and the messages for its
+/// line: the `s_nop 0` lines left at the end are unconsumed padding.
+fn decoded_block(
+    case: &[u8],
+    lines: &[&str],
+    diags: &[Diagnostic],
+) -> Result<DisasmResult, String> {
+    let region_len = case.len() + 4 * PADDING_NOPS;
+    let mut invalid_at = None;
+    let mut soft_fail = false;
+    for d in diags {
+        let at = byte_index_at_column(d.column)
+            .and_then(|b| b.checked_sub(CASE_MARKER.len()))
+            .filter(|&b| b < region_len)
+            .ok_or_else(|| {
+                format!(
+                    "llvm-mc message at unexpected column {}: {}",
+                    d.column, d.message
+                )
+            })?;
+        match d.message.as_str() {
+            "invalid instruction encoding" => invalid_at = Some(at),
+            "potentially undefined instruction encoding" => soft_fail |= at == 0,
+            other => return Err(format!("unexpected llvm-mc message at byte {at}: {other}")),
+        }
+    }
+    // llvm-mc drops the rest of a block after an invalid encoding.
+    let end = invalid_at.unwrap_or(region_len);
+    let padding_words = end.saturating_sub(case.len()) / 4;
+    let trailing = lines
+        .iter()
+        .rev()
+        .take_while(|l| **l == "s_nop 0")
+        .count()
+        .min(padding_words);
+    let own = &lines[..lines.len() - trailing];
+    let consumed = end - 4 * trailing;
+    let Some((first, rest)) = own.split_first() else {
+        return if consumed == 0 {
+            Ok(DisasmResult::Invalid)
+        } else {
+            Err(format!("nothing printed for {consumed} bytes"))
+        };
+    };
+    if consumed < 4 * own.len() {
+        return Err(format!(
+            "{} instructions printed for {consumed} bytes",
+            own.len()
+        ));
+    }
+    let (text, comments) = strip_comments(first);
+    Ok(DisasmResult::Decoded(Decoded {
+        text,
+        comments,
+        consumed,
+        following: rest.iter().map(|l| strip_comments(l).0).collect(),
+        soft_fail,
+    }))
 }
 
 /// The report for a crashed run: stderr (unbuffered) shows how far llvm-mc got.
@@ -905,7 +1138,10 @@ fn attribute_assembly(lines: &[&str], run: &RawRun) -> RunReport<AsmResult> {
     let mut stray = None;
     for out_line in run.complete_stdout_lines() {
         let trimmed = out_line.trim();
-        if let Some(n) = trimmed.strip_prefix("__oracle_case_").and_then(|s| s.strip_suffix(':')) {
+        if let Some(n) = trimmed
+            .strip_prefix("__oracle_case_")
+            .and_then(|s| s.strip_suffix(':'))
+        {
             let Ok(n) = n.parse::<usize>() else { continue };
             if n != outputs.len() {
                 stray.get_or_insert(format!("marker {n} came after marker {:?}", current));
@@ -925,7 +1161,10 @@ fn attribute_assembly(lines: &[&str], run: &RawRun) -> RunReport<AsmResult> {
                     has_fixup: enc.has_fixup,
                 }),
                 None => {
-                    stray.get_or_insert(format!("instruction `{}` before the first marker", enc.text));
+                    stray.get_or_insert(format!(
+                        "instruction `{}` before the first marker",
+                        enc.text
+                    ));
                 }
             }
         }
@@ -938,12 +1177,18 @@ fn attribute_assembly(lines: &[&str], run: &RawRun) -> RunReport<AsmResult> {
         done.push(if diags.iter().any(|d| d.kind == DiagnosticKind::Error) {
             AsmResult::Error(diags)
         } else {
-            AsmResult::Encoded { instructions, warnings: diags }
+            AsmResult::Encoded {
+                instructions,
+                warnings: diags,
+            }
         });
     }
     if crashed {
         // Diagnostics left over belong to lines whose markers were lost; llvm-mc got that far.
-        let last_diagnosed_case = diagnostics.keys().next_back().map_or(0, |l| l.saturating_sub(1) / 2);
+        let last_diagnosed_case = diagnostics
+            .keys()
+            .next_back()
+            .map_or(0, |l| l.saturating_sub(1) / 2);
         return RunReport {
             done,
             failure: Some(RunFailure {
@@ -956,7 +1201,11 @@ fn attribute_assembly(lines: &[&str], run: &RawRun) -> RunReport<AsmResult> {
     if let Some(reason) = stray {
         return RunReport {
             done: Vec::new(),
-            failure: Some(RunFailure { safe_until: 0, crashed: false, reason }),
+            failure: Some(RunFailure {
+                safe_until: 0,
+                crashed: false,
+                reason,
+            }),
         };
     }
     if done.len() < lines.len() {
@@ -970,7 +1219,10 @@ fn attribute_assembly(lines: &[&str], run: &RawRun) -> RunReport<AsmResult> {
             }),
         };
     }
-    RunReport { done, failure: None }
+    RunReport {
+        done,
+        failure: None,
+    }
 }
 
 #[cfg(test)]
@@ -982,73 +1234,145 @@ mod tests {
         let line = "\tv_add_f16_e32 v1, v130/*Invalid register, operand has 'VS_32_Lo128' register class*/, v3 ; encoding: [0x82,0x07,0x02,0x64]";
         let enc = parse_encoded_line(line).unwrap();
         assert_eq!(enc.text, "v_add_f16_e32 v1, v130, v3");
-        assert_eq!(enc.comments, vec!["Invalid register, operand has 'VS_32_Lo128' register class"]);
+        assert_eq!(
+            enc.comments,
+            vec!["Invalid register, operand has 'VS_32_Lo128' register class"]
+        );
         assert_eq!(enc.bytes, vec![0x82, 0x07, 0x02, 0x64]);
         assert!(!enc.has_fixup);
 
-        let fixup = parse_encoded_line("\ts_branch foo                            ; encoding: [A,A,0xa0,0xbf]").unwrap();
+        let fixup = parse_encoded_line(
+            "\ts_branch foo                            ; encoding: [A,A,0xa0,0xbf]",
+        )
+        .unwrap();
         assert_eq!(fixup.text, "s_branch foo");
         assert_eq!(fixup.bytes, vec![0, 0, 0xa0, 0xbf]);
         assert!(fixup.has_fixup);
 
         assert_eq!(parse_encoded_line("__oracle_case_3:"), None);
-        assert_eq!(parse_encoded_line("                 ;   fixup A - offset: 0, value: foo"), None);
+        assert_eq!(
+            parse_encoded_line("                 ;   fixup A - offset: 0, value: foo"),
+            None
+        );
     }
 
     #[test]
     fn diagnostic_headers_parse() {
-        let (line, d) = parse_diagnostic_header("<stdin>:9:22: error: invalid operand for instruction").unwrap();
+        let (line, d) =
+            parse_diagnostic_header("<stdin>:9:22: error: invalid operand for instruction")
+                .unwrap();
         assert_eq!(line, 9);
-        assert_eq!(d, Diagnostic { kind: DiagnosticKind::Error, column: 22, message: "invalid operand for instruction".into() });
+        assert_eq!(
+            d,
+            Diagnostic {
+                kind: DiagnosticKind::Error,
+                column: 22,
+                message: "invalid operand for instruction".into()
+            }
+        );
         assert_eq!(parse_diagnostic_header("[0x00,0x00]"), None);
         assert_eq!(parse_diagnostic_header(" ^"), None);
     }
 
     #[test]
     fn versions_parse() {
-        assert_eq!(parse_llvm_version("Debian LLVM version 22.1.8\n  Optimized build.").as_deref(), Some("22.1.8"));
+        assert_eq!(
+            parse_llvm_version("Debian LLVM version 22.1.8\n  Optimized build.").as_deref(),
+            Some("22.1.8")
+        );
         assert_eq!(parse_llvm_version("nothing here"), None);
     }
 
     #[test]
-    fn blocks_are_padded_and_columns_map_to_bytes() {
+    fn blocks_are_marked_padded_and_columns_map_to_bytes() {
         let input = disassembly_input(&[&[0xff, 0x00, 0x80, 0xbe]]);
         let expected_nops = ",0x00,0x00,0x80,0xbf".repeat(PADDING_NOPS);
-        assert_eq!(input, format!("[0xff,0x00,0x80,0xbe{expected_nops}]\n"));
+        assert_eq!(
+            input,
+            format!("[0xa5,0x5a,0x80,0xbf,0xff,0x00,0x80,0xbe{expected_nops}]\n")
+        );
         assert_eq!(byte_index_at_column(2), Some(0));
         assert_eq!(byte_index_at_column(22), Some(4));
         assert_eq!(byte_index_at_column(3), None);
         assert_eq!(byte_index_at_column(1), None);
     }
 
-    /// A fake run: case 1 invalid at its first byte, case 2 swallows a padding word as its literal.
+    fn stdout_of(blocks: &[&[&str]]) -> String {
+        let mut out = String::new();
+        for block in blocks {
+            out.push_str(&format!("\t{CASE_MARKER_TEXT}\n"));
+            for line in *block {
+                out.push_str(&format!("\t{line}\n"));
+            }
+        }
+        out
+    }
+
+    /// A fake run: an instruction with a comment, an invalid word, one that takes its literal from
+    /// the padding, one that is itself `s_nop 0`, and a case holding two instructions.
     #[test]
-    fn disassembly_output_is_attributed_by_byte_counts() {
-        let nop = "\ts_nop 0 ; encoding: [0x00,0x00,0x80,0xbf]\n";
-        let mut stdout = String::new();
-        stdout.push_str("\ts_wqm_b64 s[0:1], 0 ; encoding: [0x80,0x1d,0x80,0xbe]\n");
-        stdout.push_str(&nop.repeat(PADDING_NOPS));
-        stdout.push_str("\ts_mov_b32 s0, 0xbf800000 ; encoding: [0xff,0x00,0x80,0xbe,0x00,0x00,0x80,0xbf]\n");
-        stdout.push_str(&nop.repeat(PADDING_NOPS - 1));
+    fn disassembly_output_is_attributed_by_markers_and_padding() {
+        let nops = ["s_nop 0"; PADDING_NOPS];
+        let stdout = stdout_of(&[
+            &[
+                &["v_add_f16_e32 v1, v130/*Invalid register*/, v3"][..],
+                &nops,
+            ]
+            .concat(),
+            &[],
+            &[&["s_mov_b32 s0, lit(0xbf800000)"][..], &nops[1..]].concat(),
+            &[&["s_nop 0"][..], &nops].concat(),
+            &[&["s_wqm_b64 s[0:1], 0", "s_nop 1"][..], &nops].concat(),
+        ]);
         let run = RawRun {
             status_code: Some(1),
             stdout,
-            stderr: "<stdin>:2:2: warning: invalid instruction encoding\n[0xff]\n ^\n".into(),
+            stderr: "<stdin>:2:22: warning: invalid instruction encoding\n[0xa5]\n ^\n".into(),
         };
-        let cases: [&[u8]; 3] = [&[0x80, 0x1d, 0x80, 0xbe], &[0xff; 4], &[0xff, 0x00, 0x80, 0xbe]];
+        let cases: [&[u8]; 5] = [
+            &[0x82, 0x07, 0x02, 0x64],
+            &[0xff; 4],
+            &[0xff, 0x00, 0x80, 0xbe],
+            &S_NOP_0,
+            &[0x80, 0x1d, 0x80, 0xbe, 0x01, 0x00, 0x80, 0xbf],
+        ];
         let report = attribute_disassembly(&cases, &run);
         assert!(report.failure.is_none());
-        assert_eq!(report.done[0].text(), Some("s_wqm_b64 s[0:1], 0"));
+        let first = report.done[0].decoded().unwrap();
+        assert_eq!(first.text, "v_add_f16_e32 v1, v130, v3");
+        assert_eq!(first.comments, vec!["Invalid register"]);
+        assert_eq!(first.consumed, 4);
         assert_eq!(report.done[1], DisasmResult::Invalid);
         assert_eq!(report.done[2].consumed(), Some(8));
+        assert_eq!(report.done[3].text(), Some("s_nop 0"));
+        assert_eq!(report.done[3].consumed(), Some(4));
+        let two = report.done[4].decoded().unwrap();
+        assert_eq!(
+            (two.consumed, two.following.clone()),
+            (8, vec!["s_nop 1".to_string()])
+        );
 
-        // The same output cut short by a crash keeps only the cases it fully covers.
-        let cut = RawRun { status_code: None, stdout: run.stdout[..run.stdout.len() - 10].to_string(), ..run };
+        // The same output cut short by a crash keeps only the blocks followed by another marker.
+        let cut = RawRun {
+            status_code: None,
+            stdout: run.stdout[..run.stdout.len() - 10].to_string(),
+            ..run
+        };
         let report = attribute_disassembly(&cases, &cut);
-        assert_eq!(report.done.len(), 2);
+        assert_eq!(report.done.len(), 4);
         let failure = report.failure.unwrap();
         assert!(failure.crashed);
         assert_eq!(failure.safe_until, 1);
+
+        // One marker too few is a mismatch, not a guess.
+        let short = RawRun {
+            status_code: Some(0),
+            stdout: stdout_of(&[&nops]),
+            stderr: String::new(),
+        };
+        let report = attribute_disassembly(&cases[..2], &short);
+        assert!(report.done.is_empty());
+        assert!(!report.failure.unwrap().crashed);
     }
 
     #[test]
@@ -1057,18 +1381,31 @@ mod tests {
         let calls = std::cell::Cell::new(0);
         let run = |cases: &[usize]| {
             calls.set(calls.get() + 1);
-            match cases.iter().position(|c| c % 7 == 0 && c % 2 == 1) {
-                None => RunReport { done: cases.iter().map(|&c| DisasmResult::Error(c.to_string())).collect(), failure: None },
-                Some(p) => RunReport {
-                    done: cases[..p / 2].iter().map(|&c| DisasmResult::Error(c.to_string())).collect(),
-                    failure: Some(RunFailure { safe_until: 0, crashed: true, reason: String::new() }),
+            Ok(match cases.iter().position(|c| c % 7 == 0 && c % 2 == 1) {
+                None => RunReport {
+                    done: cases
+                        .iter()
+                        .map(|&c| DisasmResult::Error(c.to_string()))
+                        .collect(),
+                    failure: None,
                 },
-            }
+                Some(p) => RunReport {
+                    done: cases[..p / 2]
+                        .iter()
+                        .map(|&c| DisasmResult::Error(c.to_string()))
+                        .collect(),
+                    failure: Some(RunFailure {
+                        safe_until: 0,
+                        crashed: true,
+                        reason: String::new(),
+                    }),
+                },
+            })
         };
         let cases: Vec<usize> = (0..200).collect();
         let mut out = Vec::new();
         let mut processes = 0;
-        assert!(resolve(&cases, &run, &mut out, &mut processes));
+        assert!(resolve(&cases, &run, &mut out, &mut processes).unwrap());
         assert_eq!(out.len(), 200);
         for (c, r) in cases.iter().zip(&out) {
             if c % 7 == 0 && c % 2 == 1 {
@@ -1082,12 +1419,18 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_program_is_not_found() {
+        let err = LlvmMc::at(PathBuf::from("/nonexistent/llvm-mc-22")).unwrap_err();
+        assert!(err.reason.contains("/nonexistent/llvm-mc-22"), "{err}");
+    }
+
+    #[test]
     fn unknown_processor_is_an_error() {
         let Ok(mc) = LlvmMc::find() else {
             eprintln!("skipped: no llvm-mc 22+");
             return;
         };
-        let args = vec!["-triple=amdgcn".to_string(), "-mcpu=gfx9999".to_string(), "-show-encoding".to_string()];
+        let args = vec!["-triple=amdgcn".to_string(), "-mcpu=gfx9999".to_string()];
         let err = mc.probe_target(Generation::Rdna3, &args).unwrap_err();
         assert!(err.to_string().contains("gfx9999"), "{err}");
     }
