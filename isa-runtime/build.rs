@@ -21,6 +21,31 @@ fn main() {
     for s in &specs {
         println!("cargo:rerun-if-changed={}", s.path.display());
     }
+    // With the `fixtures` feature, the project's own fixture specs are compiled in as well
+    // (`isa_runtime::fixtures::<gen>`), so tests cover them beside AMD's data.
+    let fixture_dir = specdir::fixture_xml_dir();
+    println!("cargo:rerun-if-changed={}", fixture_dir.display());
+    let mut fixture_mods = String::new();
+    let mut fixture_list = Vec::new();
+    if std::env::var_os("CARGO_FEATURE_FIXTURES").is_some() {
+        let fixtures = model::load_dir(&fixture_dir).unwrap_or_default();
+        for spec in &fixtures {
+            println!("cargo:rerun-if-changed={}", spec.path.display());
+            let Some(g) = spec.generation else { continue };
+            let generated = isa_gen::emit::generate(spec).unwrap_or_else(|e| panic!("isa-gen failed for fixture {g}: {e}"));
+            std::fs::write(out.join(format!("fixture_{g}.rs")), generated.code).expect("write generated code");
+            fixture_list.push(format!("&{g}::ISA"));
+            fixture_mods.push_str(&format!(
+                "#[allow(clippy::all, unused_parens)]\npub mod {g} {{ include!(concat!(env!(\"OUT_DIR\"), \"/fixture_{g}.rs\")); }}\n"
+            ));
+        }
+    }
+    fixture_mods.push_str(&format!(
+        "/// Every fixture spec.\npub fn specs() -> Vec<&'static crate::IsaSpec> {{ vec![{}] }}\n",
+        fixture_list.join(", ")
+    ));
+    std::fs::write(out.join("fixtures.rs"), fixture_mods).expect("write fixtures module");
+
     for g in Generation::ALL {
         let feature = format!("CARGO_FEATURE_{}", g.name().to_ascii_uppercase());
         if std::env::var_os(&feature).is_none() {

@@ -8,9 +8,13 @@
 //! - [`tables`]: the generated tables' types.
 
 pub mod decode;
+pub mod disasm;
+pub mod operand;
 pub mod tables;
 
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};
+pub use disasm::disassemble;
+pub use operand::{DecodedOperand, Operand, RegFile};
 pub use tables::IsaSpec;
 
 macro_rules! generation {
@@ -33,6 +37,14 @@ generation!("cdna2", cdna2);
 generation!("cdna3", cdna3);
 generation!("cdna4", cdna4);
 generation!("cdna5", cdna5);
+
+/// The project's own fixture specs (`spec/fixtures/xml`), compiled in with the `fixtures`
+/// feature so tests cover them beside AMD's data.
+#[cfg(feature = "fixtures")]
+pub mod fixtures {
+    // One module per fixture spec, and `pub fn specs()` listing them.
+    include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
+}
 
 /// The specs compiled into this build (enabled features whose spec was found).
 pub fn specs() -> Vec<&'static IsaSpec> {

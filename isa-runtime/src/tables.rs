@@ -136,6 +136,9 @@ pub struct FormInfo {
     pub opcode: u32,
     pub condition: &'static str,
     pub operands: &'static [OperandInfo],
+    /// Field values the form's condition asks for (`field == value` in AMD's condition tree),
+    /// as (field index, value): what a test generator needs to build an instance.
+    pub hints: &'static [(u8, i64)],
 }
 
 #[derive(Debug)]

@@ -1,3 +1,6 @@
-//! Conformance test support. The tests live in `tests/`.
+//! Conformance test support: cases generated from the spec, and LLVM's `llvm-mc` as the
+//! reference. The tests live in `tests/`.
 
+pub mod cases;
+pub mod conformance;
 pub mod llvm_mc;

@@ -122,3 +122,43 @@ fn value(x: &CondExpr, enc: &Encoding) -> Result<Value, String> {
         }
     }
 }
+
+/// Field values a condition asks for: `field == lit` and `field .within [lit, ...]` (first
+/// element) under `&&`. Test generators use them to build instances of the form.
+pub fn hints(expr: &CondExpr, enc: &Encoding) -> Vec<(usize, i64)> {
+    let mut out = Vec::new();
+    collect_hints(expr, enc, &mut out);
+    out
+}
+
+fn field_of(x: &CondExpr, enc: &Encoding) -> Option<usize> {
+    match x {
+        CondExpr::Op { op: CondOp::FieldDeref, args, .. } => match args.get(1) {
+            Some(CondExpr::Id { name, .. }) => enc.field_index(name),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn collect_hints(x: &CondExpr, enc: &Encoding, out: &mut Vec<(usize, i64)>) {
+    let CondExpr::Op { op, args, .. } = x else { return };
+    match op {
+        CondOp::And => args.iter().for_each(|a| collect_hints(a, enc, out)),
+        CondOp::Eq => {
+            if let (Some(f), Some(CondExpr::Lit { value, .. })) = (args.first().and_then(|a| field_of(a, enc)), args.get(1)) {
+                out.push((f, *value));
+            }
+        }
+        CondOp::Within => {
+            if let (Some(f), Some(CondExpr::Op { op: CondOp::ConsArray, args: lits, .. })) =
+                (args.first().and_then(|a| field_of(a, enc)), args.get(1))
+            {
+                if let Some(CondExpr::Lit { value, .. }) = lits.first() {
+                    out.push((f, *value));
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -64,6 +64,21 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
         let encoding = f.encoding as u16;
         let opcode = f.opcode;
         let condition = ie.condition_name.clone().unwrap_or_default();
+        let enc = &spec.encodings[f.encoding];
+        let hints: Vec<TokenStream> = match ie.condition {
+            crate::model::ConditionRef::Defined { index } => enc.conditions[index]
+                .expr
+                .as_ref()
+                .map(|x| super::condition::hints(x, enc))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(f, v)| {
+                    let f = f as u8;
+                    quote! { (#f, #v) }
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let operands = ie.operands.iter().map(|o| {
             let field = match o.field {
                 Some(i) => {
@@ -87,7 +102,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
             }
         });
         quote! {
-            FormInfo { instruction: #instruction, encoding: #encoding, opcode: #opcode, condition: #condition, operands: &[#(#operands),*] }
+            FormInfo { instruction: #instruction, encoding: #encoding, opcode: #opcode, condition: #condition, operands: &[#(#operands),*], hints: &[#(#hints),*] }
         }
     });
 

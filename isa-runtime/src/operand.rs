@@ -1,0 +1,135 @@
+//! Typed operands: a decoded instruction's fields read through the operand types of its form.
+
+use crate::decode::Instruction;
+use crate::tables::{OperandInfo, OperandTypeInfo, ValueName};
+
+/// Register files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegFile {
+    Sgpr,
+    Vgpr,
+    /// CDNA accumulation registers (`acc0`.. in AMD's spec, `a0`.. in LLVM's syntax).
+    Agpr,
+    /// Trap temporaries.
+    Ttmp,
+}
+
+/// One operand's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Operand {
+    /// `count` consecutive registers from `first` (a 64-bit operand takes two).
+    Reg { file: RegFile, first: u32, count: u32 },
+    /// A named register or source: AMD's name (`VCC_LO`, `EXEC_LO`, `M0`, `NULL`, `SRC_SCC`...).
+    Named(&'static str),
+    /// An inline integer constant (`0`..`64`, `-1`..`-16`).
+    Int(i64),
+    /// An inline floating-point constant, as AMD names it (`0.5`, `-4.0`, ...).
+    Float(&'static str),
+    /// The literal dword (or qword) that follows the instruction.
+    Literal(u64),
+    /// A field value with no predefined name (offsets, immediates, branch targets).
+    Imm(u64),
+    /// A value the operand type does not define.
+    Unknown(u64),
+    /// An implicit operand (not encoded).
+    Implicit(&'static str),
+}
+
+/// A form's operand with its value.
+#[derive(Clone, Copy, Debug)]
+pub struct DecodedOperand {
+    pub info: &'static OperandInfo,
+    pub value: Operand,
+    /// The raw field value (0 for implicit operands).
+    pub raw: u64,
+}
+
+fn register_file(prefix: &str) -> Option<RegFile> {
+    match prefix {
+        "s" => Some(RegFile::Sgpr),
+        "v" => Some(RegFile::Vgpr),
+        "acc" => Some(RegFile::Agpr),
+        "TTMP" => Some(RegFile::Ttmp),
+        _ => None,
+    }
+}
+
+/// Registers needed for an operand of `size` bits (16-bit operands use one register).
+pub fn register_count(size: u16) -> u32 {
+    (size as u32).div_ceil(32).max(1)
+}
+
+/// Interprets `raw` as a value of `ty` for an operand of `size` bits. `literal` is the value of
+/// the instruction's LITERAL field, if it has one.
+pub fn classify(ty: &OperandTypeInfo, raw: u64, size: u16, literal: Option<u64>) -> Operand {
+    match ty.name_of(raw as i64) {
+        Some(ValueName::Register { prefix, index }) => match register_file(prefix) {
+            Some(file) => Operand::Reg { file, first: index, count: register_count(size) },
+            None => Operand::Named(prefix),
+        },
+        Some(ValueName::Named(name)) => {
+            if name.starts_with("SRC_LITERAL") {
+                return match literal {
+                    Some(l) => Operand::Literal(l),
+                    None => Operand::Named(name),
+                };
+            }
+            if let Ok(i) = name.parse::<i64>() {
+                return Operand::Int(i);
+            }
+            if name.contains('.') && name.trim_start_matches('-').chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                return Operand::Float(name);
+            }
+            Operand::Named(name)
+        }
+        None => {
+            if ty.runs.is_empty() && ty.values.is_empty() {
+                Operand::Imm(raw)
+            } else {
+                Operand::Unknown(raw)
+            }
+        }
+    }
+}
+
+impl Instruction {
+    /// The literal that follows the instruction, if its encoding has one.
+    pub fn literal(&self) -> Option<u64> {
+        self.field("LITERAL").or_else(|| self.field("LITERAL64"))
+    }
+
+    /// The form's operands, in the spec's order, with their values.
+    pub fn operands(&self) -> Vec<DecodedOperand> {
+        let form = self.form_info();
+        let enc = self.encoding();
+        let literal = self.literal();
+        form.operands
+            .iter()
+            .map(|info| {
+                let ty = info.operand_type.map(|t| &self.spec.operand_types[t as usize]);
+                match (info.field, ty) {
+                    (Some(f), Some(ty)) => {
+                        let field = &enc.fields[f as usize];
+                        let raw = field.extract(self.bits);
+                        // The LITERAL field holds the literal itself, not a source code.
+                        let value = if field.name.starts_with("LITERAL") {
+                            Operand::Literal(raw)
+                        } else {
+                            classify(ty, raw, info.size, literal)
+                        };
+                        DecodedOperand { info, value, raw }
+                    }
+                    (Some(f), None) => {
+                        let raw = enc.fields[f as usize].extract(self.bits);
+                        DecodedOperand { info, value: Operand::Imm(raw), raw }
+                    }
+                    (None, ty) => DecodedOperand {
+                        info,
+                        value: Operand::Implicit(ty.map_or("?", |t| t.name)),
+                        raw: 0,
+                    },
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,66 @@
+//! `conformance`: the disassembler against llvm-mc, per generation, with the mismatches.
+//!
+//! Usage: `cargo run --release -p isa-tests --bin conformance -- [--fixtures] [--gen G]
+//! [--family NAME] [--per-form N] [--show N] [--seed S]`. `--family` keeps the forms whose
+//! encoding name contains NAME (`DS`, `VOP3`, `SOP1_INST_LITERAL`, ...).
+
+use isa_tests::conformance;
+use isa_tests::llvm_mc::LlvmMc;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut fixtures = false;
+    let (mut gen, mut family, mut per_form, mut show, mut seed) = (None, None, 6usize, 20usize, 0x5eedu64);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || it.next().cloned().unwrap_or_default();
+        match a.as_str() {
+            "--fixtures" => fixtures = true,
+            "--gen" => gen = Some(val()),
+            "--family" => family = Some(val()),
+            "--per-form" => per_form = val().parse().unwrap_or(6),
+            "--show" => show = val().parse().unwrap_or(20),
+            "--seed" => seed = val().parse().unwrap_or(0x5eed),
+            other => {
+                eprintln!("conformance: unknown argument {other}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let llvm = match LlvmMc::find() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let specs = if fixtures { isa_runtime::fixtures::specs() } else { isa_runtime::specs() };
+    let mut total = 0;
+    for spec in specs {
+        if gen.as_deref().is_some_and(|g| g != spec.generation) {
+            continue;
+        }
+        let mut r = match conformance::disassembly(spec, &llvm, per_form, seed) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{}: {e}", spec.generation);
+                return ExitCode::from(2);
+            }
+        };
+        if let Some(f) = &family {
+            r.mismatches.retain(|m| m.form.split(" in ").nth(1).is_some_and(|e| e.contains(f.as_str())));
+        }
+        println!("{r}");
+        for m in r.mismatches.iter().take(show) {
+            println!("  {m}");
+        }
+        total += r.mismatches.len();
+    }
+    println!("total mismatches: {total}");
+    if total == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,149 @@
+//! Test cases generated from a spec: for every form (instruction × encoding × condition), valid
+//! instances with random operand fields.
+
+use isa_runtime::tables::{EncodingInfo, OperandTypeInfo};
+use isa_runtime::{decode, Instruction, IsaSpec};
+
+/// A small deterministic generator (SplitMix64), so every run checks the same cases.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next_u64() % n
+        }
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A random value of an operand type for an operand of `size` bits, aligned for register
+/// tuples; never a literal marker unless `literal_ok`.
+fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool) -> Option<u64> {
+    let count = (size as u32).div_ceil(32).max(1);
+    let named: Vec<i64> = ty
+        .values
+        .iter()
+        .filter(|(_, n)| literal_ok || !n.starts_with("SRC_LITERAL"))
+        .map(|v| v.0)
+        .collect();
+    let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
+    if use_run {
+        let run = &ty.runs[rng.below(ty.runs.len() as u64) as usize];
+        if run.count < count {
+            return None;
+        }
+        let mut k = rng.below((run.count - count + 1) as u64) as u32;
+        if count > 1 {
+            // Register tuples start at an even register (also an even value offset).
+            k -= k % 2;
+        }
+        return Some((run.first_value + k as i64) as u64);
+    }
+    if named.is_empty() {
+        return None;
+    }
+    Some(named[rng.below(named.len() as u64) as usize] as u64)
+}
+
+fn is_fixed(enc: &EncodingInfo, field: usize) -> bool {
+    let f = &enc.fields[field];
+    let m = f.mask();
+    enc.op_field == Some(field as u8) || (m & enc.mask == m && m != 0)
+}
+
+/// Statistics of case generation for one spec.
+#[derive(Clone, Debug, Default)]
+pub struct CaseStats {
+    pub forms: usize,
+    pub forms_with_cases: usize,
+    pub cases: usize,
+    /// Random instances that decoded as another form (for example a source value that selects
+    /// the literal encoding), dropped.
+    pub rejected: usize,
+}
+
+/// Up to `per_form` valid instances of every form of `spec`.
+pub fn generate(spec: &'static IsaSpec, per_form: usize, seed: u64) -> (Vec<Instruction>, CaseStats) {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut stats = CaseStats { forms: spec.forms.len(), ..Default::default() };
+    for form in 0..spec.forms.len() as u16 {
+        let mut made = 0;
+        for attempt in 0..per_form * 8 {
+            if made == per_form {
+                break;
+            }
+            let Some(ins) = random_instance(spec, form, &mut rng, attempt == 0) else { continue };
+            let bytes = ins.encode();
+            match decode(spec, &bytes) {
+                Ok((d, _)) if d == ins => {
+                    out.push(ins);
+                    made += 1;
+                }
+                _ => stats.rejected += 1,
+            }
+        }
+        if made > 0 {
+            stats.forms_with_cases += 1;
+        }
+        stats.cases += made;
+    }
+    (out, stats)
+}
+
+/// Whether some form of the spec uses field `field` of encoding `encoding` as an operand.
+fn is_operand_field(spec: &IsaSpec, encoding: u16, field: usize) -> bool {
+    spec.forms
+        .iter()
+        .filter(|f| f.encoding == encoding)
+        .any(|f| f.operands.iter().any(|o| o.field == Some(field as u8)))
+}
+
+/// One random instance of a form. Fields that hold operands in other forms of the encoding but
+/// not in this one stay zero (hardware and LLVM treat them as must-be-zero); modifier fields
+/// (never operands) stay zero on the first attempt and are random half of the time after.
+pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: bool) -> Option<Instruction> {
+    let mut ins = Instruction::new(spec, form);
+    let f = &spec.forms[form as usize];
+    let enc = &spec.encodings[f.encoding as usize];
+    let has_literal = enc.fields.iter().any(|x| x.name.starts_with("LITERAL"));
+    for (k, field) in enc.fields.iter().enumerate() {
+        if is_fixed(enc, k) {
+            continue;
+        }
+        let operand = f.operands.iter().find(|o| o.field == Some(k as u8));
+        let hint = f.hints.iter().find(|h| h.0 as usize == k).map(|h| h.1 as u64);
+        let value = match operand {
+            _ if hint.is_some() => hint.unwrap_or_default(),
+            _ if field.name.starts_with("LITERAL") => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+            Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
+                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => random_value(rng, ty, o.size, has_literal)?,
+                _ => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+            },
+            None if plain || rng.chance(50) || is_operand_field(spec, f.encoding, k) => 0,
+            None => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+        };
+        if !ins.set_field(k, value) {
+            return None;
+        }
+    }
+    Some(ins)
+}

@@ -1,0 +1,108 @@
+//! The project's disassembler against `llvm-mc`, case by case, with a report per generation.
+
+use crate::cases;
+use crate::llvm_mc::{DisasmResult, LlvmMc, OracleError};
+use isa_gen::Generation;
+use isa_runtime::{disassemble, IsaSpec};
+use std::fmt;
+
+/// One disagreement with LLVM.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    /// `INSTRUCTION in ENCODING`.
+    pub form: String,
+    pub bytes: Vec<u8>,
+    pub ours: String,
+    /// LLVM's text, or `<invalid>` / `<crashed>`.
+    pub llvm: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hex: Vec<String> = self.bytes.iter().map(|b| format!("0x{b:02x}")).collect();
+        write!(f, "{}: [{}]\n    ours: {}\n    llvm: {}", self.form, hex.join(","), self.ours, self.llvm)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub generation: String,
+    pub mcpu: String,
+    pub forms: usize,
+    pub forms_covered: usize,
+    pub instructions_covered: usize,
+    pub cases: usize,
+    pub agree: usize,
+    /// Cases llvm-mc crashed on (isolated and skipped).
+    pub llvm_crashed: usize,
+    pub mismatches: Vec<Mismatch>,
+    /// Forms the generator left out (with reasons in the spec's `skipped` table).
+    pub generator_skipped: usize,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:<8} {:<8} forms {:>4}/{:<4} instructions {:>4} cases {:>5} agree {:>5} mismatches {:>4} llvm-crashed {:>2} skipped-by-generator {}",
+            self.generation,
+            self.mcpu,
+            self.forms_covered,
+            self.forms,
+            self.instructions_covered,
+            self.cases,
+            self.agree,
+            self.mismatches.len(),
+            self.llvm_crashed,
+            self.generator_skipped
+        )
+    }
+}
+
+pub fn form_name(spec: &IsaSpec, form: u16) -> String {
+    let f = &spec.forms[form as usize];
+    format!(
+        "{} in {}",
+        spec.instructions[f.instruction as usize].name,
+        spec.encodings[f.encoding as usize].name
+    )
+}
+
+/// Disassembles `per_form` random instances of every form with the project's disassembler and
+/// with llvm-mc, and compares the texts and lengths.
+pub fn disassembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed: u64) -> Result<Report, OracleError> {
+    let gen = Generation::from_name(spec.generation).expect("known generation");
+    let (instances, stats) = cases::generate(spec, per_form, seed);
+    let bytes: Vec<Vec<u8>> = instances.iter().map(|i| i.encode()).collect();
+    let batch = llvm.disassemble(gen, &bytes)?;
+    let mut report = Report {
+        generation: spec.generation.to_string(),
+        mcpu: gen.llvm_mcpu().to_string(),
+        forms: spec.forms.len(),
+        forms_covered: stats.forms_with_cases,
+        cases: instances.len(),
+        generator_skipped: spec.skipped.len(),
+        ..Default::default()
+    };
+    let mut covered = std::collections::BTreeSet::new();
+    for ((ins, b), r) in instances.iter().zip(&bytes).zip(&batch.results) {
+        covered.insert(ins.form_info().instruction);
+        let ours = disassemble(ins);
+        let (llvm_text, ok) = match r {
+            DisasmResult::Decoded(d) => (d.text.clone(), d.text == ours && d.consumed == b.len()),
+            DisasmResult::Invalid => ("<invalid>".to_string(), false),
+            DisasmResult::Crashed => {
+                report.llvm_crashed += 1;
+                continue;
+            }
+            DisasmResult::Error(e) => (format!("<error: {e}>"), false),
+        };
+        if ok {
+            report.agree += 1;
+        } else {
+            report.mismatches.push(Mismatch { form: form_name(spec, ins.form), bytes: b.clone(), ours, llvm: llvm_text });
+        }
+    }
+    report.instructions_covered = covered.len();
+    Ok(report)
+}
