@@ -169,6 +169,38 @@ fn random_words_all_get_a_result_in_few_processes() {
         }
     }
 
+    // Assembling the texts back is one batch too, with one result per line.
+    let texts: Vec<String> = batch
+        .results
+        .iter()
+        .filter_map(|r| r.text().map(String::from))
+        .collect();
+    let asm = mc.assemble(Generation::Rdna3, &texts).unwrap();
+    let a = asm.stats;
+    eprintln!("gfx1100, their texts assembled back: {a}");
+    assert_eq!(asm.results.len(), texts.len());
+    assert_eq!(
+        (a.cases, a.ok + a.invalid, a.crashed, a.errors),
+        (texts.len(), texts.len(), 0, 0)
+    );
+    assert!(a.processes <= 4, "{a}");
+    assert!(a.ok * 10 >= a.cases * 8, "most printed texts assemble: {a}");
+    for (text, r) in texts
+        .iter()
+        .zip(&asm.results)
+        .filter(|(_, r)| r.error_message().is_some())
+        .take(5)
+    {
+        eprintln!(
+            "  llvm-mc prints but rejects `{text}`: {}",
+            r.error_message().unwrap()
+        );
+    }
+    let one_instruction = asm.results.iter().filter(
+        |r| matches!(r, AsmResult::Encoded { instructions, .. } if instructions.len() == 1),
+    );
+    assert_eq!(one_instruction.count(), a.ok);
+
     // The same words in small chunks give the same answers (chunking does not change attribution).
     let chunked = LlvmMc::find()
         .unwrap()
