@@ -1,5 +1,18 @@
 //! The `isa-gen` command line.
 
+/// `println!` that ends the process quietly when stdout is closed (`isa-gen ... | head`),
+/// instead of panicking on the broken pipe.
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+pub mod emit;
 pub mod pcode;
 pub mod spec;
 
@@ -21,6 +34,8 @@ pub enum Command {
     Show(spec::ShowArgs),
     /// Print every diagnostic of the specs in a directory (or one file); exit 1 on any error.
     Check(spec::CheckArgs),
+    /// Write the generated Rust of each generation (tables, decoder) for people to read.
+    Emit(emit::EmitArgs),
     /// AMD's pseudocode: coverage report and typed IR of single entries.
     #[command(subcommand)]
     Pcode(pcode::PcodeCommand),
@@ -32,6 +47,7 @@ pub fn main() -> ExitCode {
         Command::Tables(a) => spec::tables(a),
         Command::Show(a) => spec::show(a),
         Command::Check(a) => spec::check(a),
+        Command::Emit(a) => emit::run(a),
         Command::Pcode(cmd) => pcode::run(cmd),
     }
 }

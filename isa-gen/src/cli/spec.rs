@@ -91,16 +91,16 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         specs: specs.iter().map(Spec::summary).collect(),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary).expect("summary serializes"));
+        crate::outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serializes"));
         return ExitCode::SUCCESS;
     }
-    println!("spec directory: {} ({:?})", summary.spec_dir, summary.spec_source);
-    println!(
+    crate::outln!("spec directory: {} ({:?})", summary.spec_dir, summary.spec_source);
+    crate::outln!(
         "{:<8} {:<10} {:<6} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>6}",
         "gen", "release", "schema", "enc", "instr", "complete", "instr-enc", "optype", "dfmt", "errors", "warns"
     );
     for s in &summary.specs {
-        println!(
+        crate::outln!(
             "{:<8} {:<10} {:<6} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>6}",
             s.generation.as_deref().unwrap_or("?"),
             s.release_date.as_deref().unwrap_or("?"),
@@ -137,18 +137,18 @@ pub fn check(args: CheckArgs) -> ExitCode {
     let mut errors = 0;
     if args.json {
         let all: Vec<_> = specs.iter().flat_map(|s| s.diagnostics.iter()).collect();
-        println!("{}", serde_json::to_string_pretty(&all).expect("diagnostics serialize"));
+        crate::outln!("{}", serde_json::to_string_pretty(&all).expect("diagnostics serialize"));
         errors = specs.iter().map(|s| s.errors().count()).sum();
     } else {
         for s in &specs {
             for d in &s.diagnostics {
                 if d.severity == crate::Severity::Error || args.warnings {
-                    println!("{d}");
+                    crate::outln!("{d}");
                 }
             }
             let e = s.errors().count();
             errors += e;
-            println!(
+            crate::outln!(
                 "{}: {} errors, {} warnings{}",
                 s.label(),
                 e,
@@ -201,7 +201,7 @@ pub fn show(args: ShowArgs) -> ExitCode {
         );
         return ExitCode::from(1);
     };
-    println!("{text}");
+    crate::outln!("{text}");
     ExitCode::SUCCESS
 }
 

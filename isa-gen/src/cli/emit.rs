@@ -1,0 +1,83 @@
+//! `isa-gen emit`: writes the generated Rust for people to read.
+
+use super::spec::SpecSource;
+use crate::generation::Generation;
+use crate::model;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct EmitArgs {
+    #[command(flatten)]
+    pub source: SpecSource,
+    /// Only this generation (default: every spec found).
+    #[arg(long)]
+    pub arch: Option<Generation>,
+    /// Output directory; one `<gen>.rs` per generation.
+    #[arg(long, default_value = "generated")]
+    pub out: PathBuf,
+}
+
+pub fn run(args: EmitArgs) -> ExitCode {
+    let dir = args.source.resolve();
+    let specs = match model::load_dir(&dir.path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("isa-gen: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let specs: Vec<_> = specs
+        .into_iter()
+        .filter(|s| args.arch.is_none() || s.generation == args.arch)
+        .collect();
+    if specs.is_empty() {
+        eprintln!("isa-gen: no spec to emit in {}", dir.path.display());
+        return ExitCode::from(2);
+    }
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("isa-gen: cannot create {}: {e}", args.out.display());
+        return ExitCode::from(2);
+    }
+    crate::outln!("spec directory: {} ({:?})", dir.path.display(), dir.source);
+    let mut failed = false;
+    for spec in &specs {
+        let Some(g) = spec.generation else {
+            eprintln!("isa-gen: {}: unknown generation, skipped", spec.path.display());
+            continue;
+        };
+        match crate::emit::generate(spec) {
+            Ok(generated) => {
+                let path = args.out.join(format!("{g}.rs"));
+                if let Err(e) = std::fs::write(&path, &generated.code) {
+                    eprintln!("isa-gen: cannot write {}: {e}", path.display());
+                    failed = true;
+                    continue;
+                }
+                let s = &generated.stats;
+                crate::outln!(
+                    "{g:<8} {:>5} instructions {:>6} forms {:>4} encodings {:>4} skipped  -> {} ({} KB)",
+                    s.instructions,
+                    s.forms,
+                    s.encodings,
+                    s.skipped.len(),
+                    path.display(),
+                    generated.code.len() / 1024
+                );
+                for (what, why) in &s.skipped {
+                    crate::outln!("           skipped {what}: {why}");
+                }
+            }
+            Err(e) => {
+                eprintln!("isa-gen: {g}: {e}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
