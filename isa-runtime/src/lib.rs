@@ -7,11 +7,13 @@
 //! - [`decode`] / [`Instruction::encode`]: bytes ↔ instructions, exact round trip.
 //! - [`tables`]: the generated tables' types.
 
+pub mod asm;
 pub mod decode;
 pub mod disasm;
 pub mod operand;
 pub mod tables;
 
+pub use asm::{assemble, assemble_instruction, AsmError};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};
 pub use disasm::disassemble;
 pub use operand::{DecodedOperand, Operand, RegFile};

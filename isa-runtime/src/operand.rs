@@ -1,7 +1,7 @@
 //! Typed operands: a decoded instruction's fields read through the operand types of its form.
 
 use crate::decode::Instruction;
-use crate::tables::{OperandInfo, OperandTypeInfo, ValueName};
+use crate::tables::{IsaSpec, OperandInfo, OperandTypeInfo, ValueName};
 
 /// Register files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,7 +62,19 @@ pub fn register_count(size: u16) -> u32 {
 /// Interprets `raw` as a value of `ty` for an operand of `size` bits. `literal` is the value of
 /// the instruction's LITERAL field, if it has one.
 pub fn classify(ty: &OperandTypeInfo, raw: u64, size: u16, literal: Option<u64>) -> Operand {
-    match ty.name_of(raw as i64) {
+    classify_in(None, ty, raw, size, literal)
+}
+
+/// Like [`classify`], also looking through the type's subtypes (AMD's `Subtypes`: the types
+/// whose values this type includes) when the type itself does not name the value.
+pub fn classify_in(spec: Option<&IsaSpec>, ty: &OperandTypeInfo, raw: u64, size: u16, literal: Option<u64>) -> Operand {
+    let mut name = ty.name_of(raw as i64);
+    if name.is_none() {
+        if let Some(spec) = spec {
+            name = ty.subtypes.iter().find_map(|&st| spec.operand_types[st as usize].name_of(raw as i64));
+        }
+    }
+    match name {
         Some(ValueName::Register { prefix, index }) => match register_file(prefix) {
             Some(file) => Operand::Reg { file, first: index, count: register_count(size) },
             None => Operand::Named(prefix),
@@ -115,7 +127,7 @@ impl Instruction {
                         let value = if field.name.starts_with("LITERAL") {
                             Operand::Literal(raw)
                         } else {
-                            classify(ty, raw, info.size, literal)
+                            classify_in(Some(self.spec), ty, raw, info.size, literal)
                         };
                         DecodedOperand { info, value, raw }
                     }

@@ -201,15 +201,17 @@ impl OperandTypeInfo {
             .map(|k| ValueName::Named(self.values[k].1))
     }
 
-    /// The value of a register (`prefix`, `index`) or a named value.
-    pub fn value_of(&self, name: &ValueName) -> Option<i64> {
-        match *name {
-            ValueName::Register { prefix, index } => self.runs.iter().find_map(|r| {
-                (r.prefix.eq_ignore_ascii_case(prefix) && index >= r.first_index && index < r.first_index + r.count)
-                    .then(|| r.first_value + (index - r.first_index) as i64)
-            }),
-            ValueName::Named(n) => self.values.iter().find(|v| v.1.eq_ignore_ascii_case(n)).map(|v| v.0),
-        }
+    /// The value of register `index` of the run with `prefix` (`s`, `v`, `acc`, `TTMP`).
+    pub fn register_value(&self, prefix: &str, index: u32) -> Option<i64> {
+        self.runs.iter().find_map(|r| {
+            (r.prefix.eq_ignore_ascii_case(prefix) && index >= r.first_index && index < r.first_index + r.count)
+                .then(|| r.first_value + (index - r.first_index) as i64)
+        })
+    }
+
+    /// The value of a named value (case-insensitive).
+    pub fn named_value(&self, name: &str) -> Option<i64> {
+        self.values.iter().find(|v| v.1.eq_ignore_ascii_case(name)).map(|v| v.0)
     }
 }
 

@@ -106,3 +106,61 @@ pub fn disassembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed:
     report.instructions_covered = covered.len();
     Ok(report)
 }
+
+/// Assembles LLVM's text of `per_form` random instances of every form with the project's
+/// assembler and with llvm-mc, and compares the bytes.
+pub fn assembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed: u64) -> Result<Report, OracleError> {
+    let gen = Generation::from_name(spec.generation).expect("known generation");
+    let (instances, stats) = cases::generate(spec, per_form, seed);
+    let bytes: Vec<Vec<u8>> = instances.iter().map(|i| i.encode()).collect();
+    let dis = llvm.disassemble(gen, &bytes)?;
+    // LLVM's texts of the cases it can decode.
+    let mut texts = Vec::new();
+    let mut origin = Vec::new();
+    for (k, r) in dis.results.iter().enumerate() {
+        if let Some(t) = r.text() {
+            texts.push(t.to_string());
+            origin.push(k);
+        }
+    }
+    let asm = llvm.assemble(gen, &texts)?;
+    let mut report = Report {
+        generation: spec.generation.to_string(),
+        mcpu: gen.llvm_mcpu().to_string(),
+        forms: spec.forms.len(),
+        forms_covered: stats.forms_with_cases,
+        generator_skipped: spec.skipped.len(),
+        ..Default::default()
+    };
+    let mut covered = std::collections::BTreeSet::new();
+    for ((text, &k), r) in texts.iter().zip(&origin).zip(&asm.results) {
+        let Some(expected) = r.bytes() else {
+            report.llvm_crashed += usize::from(matches!(r, crate::llvm_mc::AsmResult::Crashed));
+            continue;
+        };
+        report.cases += 1;
+        covered.insert(instances[k].form_info().instruction);
+        let ours = isa_runtime::assemble_instruction(spec, text);
+        match ours {
+            Ok(ins) if ins.encode() == expected => report.agree += 1,
+            Ok(ins) => report.mismatches.push(Mismatch {
+                form: form_name(spec, instances[k].form),
+                bytes: expected,
+                ours: format!("{text} => {}", hex(&ins.encode())),
+                llvm: format!("{text} => {}", hex(&r.bytes().unwrap_or_default())),
+            }),
+            Err(e) => report.mismatches.push(Mismatch {
+                form: form_name(spec, instances[k].form),
+                bytes: expected.clone(),
+                ours: format!("{text} => error at column {}: {}", e.column, e.message),
+                llvm: format!("{text} => {}", hex(&expected)),
+            }),
+        }
+    }
+    report.instructions_covered = covered.len();
+    Ok(report)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+}

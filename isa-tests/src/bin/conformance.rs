@@ -1,6 +1,7 @@
-//! `conformance`: the disassembler against llvm-mc, per generation, with the mismatches.
+//! `conformance`: the disassembler (or with `--asm` the assembler) against llvm-mc, per
+//! generation, with the mismatches.
 //!
-//! Usage: `cargo run --release -p isa-tests --bin conformance -- [--fixtures] [--gen G]
+//! Usage: `cargo run --release -p isa-tests --bin conformance -- [--asm] [--fixtures] [--gen G]
 //! [--family NAME] [--per-form N] [--show N] [--seed S]`. `--family` keeps the forms whose
 //! encoding name contains NAME (`DS`, `VOP3`, `SOP1_INST_LITERAL`, ...).
 
@@ -11,12 +12,14 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut fixtures = false;
+    let mut asm = false;
     let (mut gen, mut family, mut per_form, mut show, mut seed) = (None, None, 6usize, 20usize, 0x5eedu64);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_default();
         match a.as_str() {
             "--fixtures" => fixtures = true,
+            "--asm" => asm = true,
             "--gen" => gen = Some(val()),
             "--family" => family = Some(val()),
             "--per-form" => per_form = val().parse().unwrap_or(6),
@@ -41,7 +44,8 @@ fn main() -> ExitCode {
         if gen.as_deref().is_some_and(|g| g != spec.generation) {
             continue;
         }
-        let mut r = match conformance::disassembly(spec, &llvm, per_form, seed) {
+        let run = if asm { conformance::assembly } else { conformance::disassembly };
+        let mut r = match run(spec, &llvm, per_form, seed) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("{}: {e}", spec.generation);
