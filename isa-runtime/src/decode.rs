@@ -144,7 +144,18 @@ impl Instruction {
 
 /// Decodes the instruction at the start of `bytes`; returns it and its length.
 pub fn decode(spec: &'static IsaSpec, bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
-    match (spec.decode_form)(bytes) {
+    decode_with(spec, spec.decode_form, bytes)
+}
+
+/// [`decode`] with the generation's selector given directly, so that it can be inlined (each
+/// generation module's `decode` uses this).
+#[inline(always)]
+pub fn decode_with(
+    spec: &'static IsaSpec,
+    decode_form: fn(&[u8]) -> Result<(u16, u128), DecodeErrorKind>,
+    bytes: &[u8],
+) -> Result<(Instruction, usize), DecodeError> {
+    match decode_form(bytes) {
         Ok((form, bits)) => {
             let ins = Instruction { spec, form, bits };
             Ok((ins, ins.len()))

@@ -1,7 +1,7 @@
 //! Emits `decode_form`: the encoding selector, compiled from the spec.
 //!
-//! Shape of the generated code: a `match` on the top nine bits of the first dword picks the
-//! encodings that can start with them (in the spec's `Order`); for each, a test of its fixed
+//! Shape of the generated code: a table indexed by the top nine bits of the first dword picks
+//! the group of encodings that can start with them (in the spec's `Order`); for each, a test of its fixed
 //! bits, a `match` on the opcode, then the form's condition (compiled from the XML tree) and
 //! the literal check. No spec data is walked at run time.
 
@@ -44,13 +44,25 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
     }
 
     let names = form_names(spec, forms);
-    let arm_tokens = arms.iter().map(|(cands, keys)| {
-        let pattern = key_pattern(keys);
+    // A dense table from key to arm number makes the dispatch one indexed load and a jump
+    // table, whatever the shape of the key sets.
+    let mut arm_of_key = vec![0u8; KEY_VALUES as usize];
+    for (k, (_, keys)) in arms.iter().enumerate() {
+        for &key in keys {
+            arm_of_key[key as usize] = u8::try_from(k + 1).expect("fewer than 255 encoding groups");
+        }
+    }
+    let arm_tokens = arms.iter().enumerate().map(|(k, (cands, _))| {
+        let arm = (k + 1) as u8;
         let tries = cands.iter().map(|&e| encoding_try(spec, forms, &names, e));
-        quote! { #pattern => { #(#tries)* } }
+        quote! { #arm => { #(#tries)* } }
     });
+    let n_keys = KEY_VALUES as usize;
 
     quote! {
+        /// The group of candidate encodings for each value of the top bits of the first dword.
+        static ARM_OF_KEY: [u8; #n_keys] = [#(#arm_of_key),*];
+
         /// Loads dwords up to `needed` bytes into `bits`.
         #[inline(always)]
         fn load(bytes: &[u8], bits: &mut u128, loaded: &mut usize, needed: usize) -> Result<(), crate::DecodeErrorKind> {
@@ -65,18 +77,25 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
             Ok(())
         }
 
+        /// Decodes the instruction at the start of `bytes` (the same as
+        /// `isa_runtime::decode(&ISA, bytes)`, with the selector inlined).
+        #[inline]
+        pub fn decode(bytes: &[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError> {
+            crate::decode::decode_with(&ISA, decode_form, bytes)
+        }
+
         /// Selects the form of the instruction at the start of `bytes`; returns the form and
         /// the instruction's bits (its length is its encoding's).
         #[allow(unused_mut, unused_variables, clippy::unnecessary_cast, clippy::identity_op, clippy::match_single_binding)]
         pub fn decode_form(bytes: &[u8]) -> Result<(u16, u128), crate::DecodeErrorKind> {
-            if bytes.len() < 4 {
+            let Some(&[b0, b1, b2, b3]) = bytes.first_chunk::<4>() else {
                 return Err(crate::DecodeErrorKind::Truncated { needed: 4, available: bytes.len() });
-            }
-            let w0 = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            };
+            let w0 = u32::from_le_bytes([b0, b1, b2, b3]);
             let mut bits = w0 as u128;
             let mut loaded = 4usize;
             let mut opcode_seen: Option<(u16, u32)> = None;
-            match w0 >> #KEY_SHIFT {
+            match ARM_OF_KEY[(w0 >> #KEY_SHIFT) as usize] {
                 #(#arm_tokens)*
                 _ => {}
             }
@@ -86,22 +105,6 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
             }
         }
     }
-}
-
-fn key_pattern(keys: &[u32]) -> TokenStream {
-    // Consecutive keys become ranges.
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < keys.len() {
-        let mut j = i;
-        while j + 1 < keys.len() && keys[j + 1] == keys[j] + 1 {
-            j += 1;
-        }
-        let (a, b) = (keys[i], keys[j]);
-        parts.push(if a == b { quote! { #a } } else { quote! { #a..=#b } });
-        i = j + 1;
-    }
-    quote! { #(#parts)|* }
 }
 
 fn encoding_try(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident], e: usize) -> TokenStream {
