@@ -13,6 +13,7 @@ pub mod diag;
 pub mod emit;
 pub mod generation;
 pub mod model;
+pub mod overrides;
 pub mod pcode;
 pub mod specdir;
 pub mod synth;

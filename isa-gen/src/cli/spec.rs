@@ -89,6 +89,7 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         spec_dir: dir.path.display().to_string(),
         spec_source: dir.source,
         specs: specs.iter().map(Spec::summary).collect(),
+        overrides: crate::overrides::OVERRIDES,
     };
     if args.json {
         crate::outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serializes"));
@@ -114,6 +115,16 @@ pub fn tables(args: TablesArgs) -> ExitCode {
             s.errors,
             s.warnings
         );
+    }
+    crate::outln!("\noverride layer (facts the XML lacks, applied before code generation):");
+    for o in summary.overrides {
+        let gens: Vec<&str> = o.generations.iter().map(|g| g.name()).collect();
+        crate::outln!("  [{}] {:?}\n      reason: {}", gens.join(","), o.kind, o.reason);
+    }
+    for s in &summary.specs {
+        for a in &s.overrides_applied {
+            crate::outln!("  applied to {}: {a}", s.generation.as_deref().unwrap_or("?"));
+        }
     }
     ExitCode::SUCCESS
 }

@@ -69,6 +69,7 @@ pub fn build(path: &Path, text: &str, outcome: ReadOutcome) -> Spec {
         functional_subgroups: isa.functional_subgroups,
         diagnostics: rep.diagnostics,
         read_stopped_early: fatal,
+        overrides_applied: Vec::new(),
         index,
     }
 }

@@ -40,6 +40,8 @@ pub struct Spec {
     pub diagnostics: Vec<Diagnostic>,
     /// Reading stopped early (see the diagnostics); what was read before is kept.
     pub read_stopped_early: bool,
+    /// Entries of the project's override layer applied to this spec (see [`crate::overrides`]).
+    pub overrides_applied: Vec<String>,
     #[serde(skip)]
     pub(crate) index: Index,
 }
@@ -282,7 +284,9 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Spec {
     let text = std::str::from_utf8(bytes).unwrap_or_else(|e| {
         std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
     });
-    build(path, text, outcome)
+    let mut spec = build(path, text, outcome);
+    spec.overrides_applied = crate::overrides::apply(&mut spec);
+    spec
 }
 
 /// Loads every `*.xml` file of a directory, sorted by generation then file name.

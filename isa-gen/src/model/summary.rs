@@ -24,6 +24,8 @@ pub struct SpecSummary {
     pub functional_subgroups: usize,
     pub errors: usize,
     pub warnings: usize,
+    /// Override-layer entries applied to this spec.
+    pub overrides_applied: Vec<String>,
 }
 
 /// The summary of every loaded spec.
@@ -32,6 +34,8 @@ pub struct Summary {
     pub spec_dir: String,
     pub spec_source: crate::specdir::Source,
     pub specs: Vec<SpecSummary>,
+    /// The project's override layer: every entry, with its reason.
+    pub overrides: &'static [crate::overrides::Override],
 }
 
 impl Spec {
@@ -53,6 +57,7 @@ impl Spec {
             functional_subgroups: self.functional_subgroups.len(),
             errors: self.errors().count(),
             warnings: self.warnings().count(),
+            overrides_applied: self.overrides_applied.clone(),
         }
     }
 }
