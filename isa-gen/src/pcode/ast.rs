@@ -17,10 +17,16 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -96,21 +102,47 @@ impl AssignOp {
 #[serde(rename_all = "snake_case")]
 pub enum StmtKind {
     /// `target op value`; the target is a place expression (checked by the type checker).
-    Assign { target: Expr, op: AssignOp, value: Expr },
+    Assign {
+        target: Expr,
+        op: AssignOp,
+        value: Expr,
+    },
     /// `declare name : 32'B[64]` (`len` is the array length), or RDNA2's `int32 name = init`.
-    Declare { name: Ident, ty: Ty, len: Option<Expr>, init: Option<Expr> },
+    Declare {
+        name: Ident,
+        ty: Ty,
+        len: Option<Expr>,
+        init: Option<Expr>,
+    },
     /// `if c then ... elsif c then ... else ... endif`: `arms` holds the `if` and every `elsif`.
-    If { arms: Vec<(Expr, Vec<Stmt>)>, otherwise: Option<Vec<Stmt>> },
+    If {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        otherwise: Option<Vec<Stmt>>,
+    },
     /// `for var in from : to do ... endfor`, both bounds inclusive.
-    For { var: Ident, from: Expr, to: Expr, body: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt> },
+    For {
+        var: Ident,
+        from: Expr,
+        to: Expr,
+        body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
     Return(Option<Expr>),
     Break,
     Continue,
     /// `NAME = lambda(params) (body)`; RDNA2's `NAME(params) := expr` too.
-    Lambda { name: Ident, params: Vec<Ident>, body: LambdaBody },
+    Lambda {
+        name: Ident,
+        params: Vec<Ident>,
+        body: LambdaBody,
+    },
     /// A call made for its effect (`nop()`).
     Call(Expr),
+    /// A step stated in English, in double quotes; the text is kept without the quotes.
+    Note(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -192,7 +224,10 @@ impl BinOp {
         }
     }
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
     pub fn is_logical(self) -> bool {
         matches!(self, BinOp::LogOr | BinOp::LogAnd)
@@ -228,28 +263,75 @@ pub struct Expr {
 #[serde(rename_all = "snake_case")]
 pub enum ExprKind {
     /// An integer literal; `sized` is the type of a sized literal (`8'0U` is u8, `16'0` is b16).
-    Int { value: u128, suffix: IntSuffix, hex: bool, sized: Option<Ty> },
+    Int {
+        value: u128,
+        suffix: IntSuffix,
+        hex: bool,
+        sized: Option<Ty>,
+    },
     /// A float literal; `single` for the `F` suffix; `sized` for `16'1.0`.
-    Float { value: f64, single: bool, sized: Option<Ty> },
+    Float {
+        value: f64,
+        single: bool,
+        sized: Option<Ty>,
+    },
     Name(String),
     /// `base.u32`: reads `base` as the given type.
-    Typed { base: Box<Expr>, ty: Ty, half: Option<Half> },
+    Typed {
+        base: Box<Expr>,
+        ty: Ty,
+        half: Option<Half>,
+    },
     /// `base.NAME`: a field of a state register or record (`WAVE_STATUS.PRIV`, `M0.base`).
-    Field { base: Box<Expr>, name: String },
+    Field {
+        base: Box<Expr>,
+        name: String,
+    },
     /// `base[index]`: a bit, an array element, a lane or a register.
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
     /// `base[hi : lo]`: bits hi down to lo (`hi < lo` reverses them).
-    Slice { base: Box<Expr>, hi: Box<Expr>, lo: Box<Expr> },
+    Slice {
+        base: Box<Expr>,
+        hi: Box<Expr>,
+        lo: Box<Expr>,
+    },
     /// `base[start +: width]`: `width` bits from bit `start` up.
-    PartSelect { base: Box<Expr>, start: Box<Expr>, width: Box<Expr> },
-    Call { name: Ident, args: Vec<Expr> },
+    PartSelect {
+        base: Box<Expr>,
+        start: Box<Expr>,
+        width: Box<Expr>,
+    },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
     /// `32'U(expr)`: conversion to a sized type.
-    Cast { ty: Ty, expr: Box<Expr> },
+    Cast {
+        ty: Ty,
+        expr: Box<Expr>,
+    },
     /// RDNA2's `(float)expr`; the type name is kept as written.
-    CCast { ty: String, expr: Box<Expr> },
-    Unary { op: UnOp, expr: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
-    Ternary { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    CCast {
+        ty: String,
+        expr: Box<Expr>,
+    },
+    Unary {
+        op: UnOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// `{ hi, ..., lo }`: bit concatenation.
     Concat(Vec<Expr>),
 }
@@ -301,7 +383,12 @@ impl fmt::Display for Stmt {
             StmtKind::Assign { target, op, value } => {
                 write!(f, "({} {target} {value})", op.symbol())
             }
-            StmtKind::Declare { name, ty, len, init } => {
+            StmtKind::Declare {
+                name,
+                ty,
+                len,
+                init,
+            } => {
                 write!(f, "(declare {} {ty}", name.name)?;
                 if let Some(len) = len {
                     write!(f, " [{len}]")?;
@@ -323,7 +410,12 @@ impl fmt::Display for Stmt {
                 }
                 f.write_str(")")
             }
-            StmtKind::For { var, from, to, body } => {
+            StmtKind::For {
+                var,
+                from,
+                to,
+                body,
+            } => {
                 write!(f, "(for {} {from} {to} ", var.name)?;
                 write_block(f, body)?;
                 f.write_str(")")
@@ -353,6 +445,7 @@ impl fmt::Display for Stmt {
                 f.write_str(")")
             }
             StmtKind::Call(e) => write!(f, "{e}"),
+            StmtKind::Note(t) => write!(f, "(note {t:?})"),
         }
     }
 }
@@ -360,7 +453,12 @@ impl fmt::Display for Stmt {
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ExprKind::Int { value, suffix, hex, sized } => {
+            ExprKind::Int {
+                value,
+                suffix,
+                hex,
+                sized,
+            } => {
                 if let Some(ty) = sized {
                     write!(f, "{}'", ty.width)?;
                 }
@@ -376,7 +474,11 @@ impl fmt::Display for Expr {
                     IntSuffix::ULL => f.write_str("ULL"),
                 }
             }
-            ExprKind::Float { value, single, sized } => {
+            ExprKind::Float {
+                value,
+                single,
+                sized,
+            } => {
                 if let Some(ty) = sized {
                     write!(f, "{}'", ty.width)?;
                 }
@@ -410,7 +512,11 @@ impl fmt::Display for Expr {
             ExprKind::CCast { ty, expr } => write!(f, "(ccast {ty} {expr})"),
             ExprKind::Unary { op, expr } => write!(f, "({} {expr})", op.symbol()),
             ExprKind::Binary { op, lhs, rhs } => write!(f, "({} {lhs} {rhs})", op.symbol()),
-            ExprKind::Ternary { cond, then, otherwise } => {
+            ExprKind::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => {
                 write!(f, "(? {cond} {then} {otherwise})")
             }
             ExprKind::Concat(parts) => {
@@ -423,6 +529,111 @@ impl fmt::Display for Expr {
                 }
                 f.write_str("}")
             }
+        }
+    }
+}
+
+/// The helper calls of an entry (name and argument count, in order of appearance), leaving out
+/// calls of lambdas the entry defines.
+pub fn helper_calls(ast: &Ast) -> Vec<(String, usize)> {
+    let mut lambdas = Vec::new();
+    let mut calls = Vec::new();
+    walk_stmts(
+        &ast.stmts,
+        &mut |e| {
+            if let ExprKind::Call { name, args } = &e.kind {
+                calls.push((name.name.clone(), args.len()));
+            }
+        },
+        &mut lambdas,
+    );
+    calls.retain(|(n, _)| !lambdas.contains(n));
+    calls
+}
+
+fn walk_stmts(stmts: &[Stmt], f: &mut impl FnMut(&Expr), lambdas: &mut Vec<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Assign { target, value, .. } => {
+                walk_expr(target, f);
+                walk_expr(value, f);
+            }
+            StmtKind::Declare { len, init, .. } => {
+                for e in len.iter().chain(init.iter()) {
+                    walk_expr(e, f);
+                }
+            }
+            StmtKind::If { arms, otherwise } => {
+                for (c, b) in arms {
+                    walk_expr(c, f);
+                    walk_stmts(b, f, lambdas);
+                }
+                if let Some(b) = otherwise {
+                    walk_stmts(b, f, lambdas);
+                }
+            }
+            StmtKind::For { from, to, body, .. } => {
+                walk_expr(from, f);
+                walk_expr(to, f);
+                walk_stmts(body, f, lambdas);
+            }
+            StmtKind::While { cond, body } => {
+                walk_expr(cond, f);
+                walk_stmts(body, f, lambdas);
+            }
+            StmtKind::Return(Some(e)) | StmtKind::Call(e) => walk_expr(e, f),
+            StmtKind::Lambda { name, body, .. } => {
+                lambdas.push(name.name.clone());
+                match body {
+                    LambdaBody::Expr(e) => walk_expr(e, f),
+                    LambdaBody::Block(b) => walk_stmts(b, f, lambdas),
+                }
+            }
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Note(_) => {}
+        }
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+pub fn walk_expr(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Int { .. } | ExprKind::Float { .. } | ExprKind::Name(_) => {}
+        ExprKind::Typed { base, .. } | ExprKind::Field { base, .. } => walk_expr(base, f),
+        ExprKind::Index { base, index } => {
+            walk_expr(base, f);
+            walk_expr(index, f);
+        }
+        ExprKind::Slice { base, hi, lo } => {
+            walk_expr(base, f);
+            walk_expr(hi, f);
+            walk_expr(lo, f);
+        }
+        ExprKind::PartSelect { base, start, width } => {
+            walk_expr(base, f);
+            walk_expr(start, f);
+            walk_expr(width, f);
+        }
+        ExprKind::Call { args, .. } | ExprKind::Concat(args) => {
+            for a in args {
+                walk_expr(a, f);
+            }
+        }
+        ExprKind::Cast { expr, .. }
+        | ExprKind::CCast { expr, .. }
+        | ExprKind::Unary { expr, .. } => walk_expr(expr, f),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        ExprKind::Ternary {
+            cond,
+            then,
+            otherwise,
+        } => {
+            walk_expr(cond, f);
+            walk_expr(then, f);
+            walk_expr(otherwise, f);
         }
     }
 }

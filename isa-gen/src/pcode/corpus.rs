@@ -4,7 +4,15 @@
 //! header; each entry starts with a line `=== FAMILY NAME` and runs to the next such line or the
 //! end of the file; blank lines at the end of an entry are not part of its text.
 
+use super::ast::{self, Ast, Span};
+use super::ir::Ir;
+use super::parse::{line_col, parse_entry};
+use super::prose::{failure_cause, prose_line, FailureCause, ProseKind};
+use super::typeck::{typecheck, Context, Level, TypeError};
+use crate::specdir::list_files;
+use crate::Generation;
 use serde::Serialize;
+use std::path::{Path, PathBuf};
 
 /// One entry as it appears in the file, before any parsing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -45,12 +53,20 @@ pub fn split_entries(file_text: &str) -> (Vec<RawEntry>, Vec<LayoutProblem>) {
                 None => {
                     problems.push(LayoutProblem {
                         line: lineno,
-                        message: format!("entry header `=== {header}` has no family, expected `=== FAMILY NAME`"),
+                        message: format!(
+                            "entry header `=== {header}` has no family, expected `=== FAMILY NAME`"
+                        ),
                     });
                     (String::new(), header.to_string())
                 }
             };
-            let entry = RawEntry { family, name, header_line: lineno, text_line: lineno + 1, text: String::new() };
+            let entry = RawEntry {
+                family,
+                name,
+                header_line: lineno,
+                text_line: lineno + 1,
+                text: String::new(),
+            };
             current = Some((entry, Vec::new()));
         } else if let Some((_, lines)) = current.as_mut() {
             lines.push(line);
@@ -73,6 +89,321 @@ fn finish(mut entry: RawEntry, mut lines: Vec<&str>) -> RawEntry {
     }
     entry.text = lines.join("\n");
     entry
+}
+
+/// A located problem in an entry: file line and column (1-based), the text found there and what
+/// would have been accepted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diag {
+    pub level: Level,
+    pub code: String,
+    pub message: String,
+    /// The instruction the entry describes.
+    pub entry: String,
+    pub line: u32,
+    pub column: u32,
+    /// The offending text.
+    pub found: String,
+    /// For parse errors, what the grammar accepts at that point.
+    pub expected: Vec<String>,
+}
+
+impl std::fmt::Display for Diag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let level = match self.level {
+            Level::Warning => "warning",
+            Level::Error => "error",
+        };
+        write!(
+            f,
+            "{}:{}: {level}[{}] in {}: {}",
+            self.line, self.column, self.code, self.entry, self.message
+        )
+    }
+}
+
+impl Diag {
+    /// As a crate-wide diagnostic located in `file`.
+    pub fn to_diagnostic(&self, file: &Path) -> crate::Diagnostic {
+        let severity = match self.level {
+            Level::Warning => crate::Severity::Warning,
+            Level::Error => crate::Severity::Error,
+        };
+        let code: &'static str = match self.code.as_str() {
+            "parse" => "pcode-parse",
+            _ => "pcode-type",
+        };
+        crate::Diagnostic {
+            severity,
+            code,
+            location: crate::Location {
+                file: file.to_path_buf(),
+                line: self.line,
+                column: self.column,
+            },
+            message: format!("{}: [{}] {}", self.entry, self.code, self.message),
+        }
+    }
+}
+
+/// What an entry turned out to be.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Class {
+    /// Parsed and type-checked.
+    Typed { ir: Ir, warnings: Vec<Diag> },
+    /// Parsed, but the type checker found errors.
+    Parsed { ast: Ast, errors: Vec<Diag> },
+    /// Not pseudocode; `line` and `text` show the line that says so.
+    Prose {
+        kind: ProseKind,
+        line: u32,
+        text: String,
+    },
+    /// Code that does not parse.
+    Failed { error: Diag, cause: FailureCause },
+}
+
+impl Class {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Class::Typed { .. } => "typed",
+            Class::Parsed { .. } => "parsed",
+            Class::Prose { .. } => "prose",
+            Class::Failed { .. } => "failed",
+        }
+    }
+}
+
+/// Prose lines after the code of an entry (an example), which were left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrailingProse {
+    pub kind: ProseKind,
+    pub first_line: u32,
+    pub last_line: u32,
+}
+
+/// One entry, classified.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub generation: Option<Generation>,
+    pub family: String,
+    pub name: String,
+    pub header_line: u32,
+    pub text_line: u32,
+    pub text: String,
+    pub class: Class,
+    pub trailing: Option<TrailingProse>,
+    /// Helper calls (name, argument count), for parsed and typed entries.
+    pub calls: Vec<(String, usize)>,
+}
+
+impl Entry {
+    /// The AST when the entry parsed (re-parsed for typed entries).
+    pub fn ast(&self) -> Option<Ast> {
+        match &self.class {
+            Class::Parsed { ast, .. } => Some(ast.clone()),
+            Class::Typed { .. } => parse_entry(self.code_text()).ok(),
+            _ => None,
+        }
+    }
+
+    /// The part of the text that is code (all of it unless trailing prose was cut off).
+    pub fn code_text(&self) -> &str {
+        match &self.trailing {
+            Some(t) => {
+                let keep = (t.first_line - self.text_line) as usize;
+                let end = self
+                    .text
+                    .split_inclusive('\n')
+                    .take(keep)
+                    .map(str::len)
+                    .sum::<usize>();
+                self.text[..end].trim_end()
+            }
+            None => &self.text,
+        }
+    }
+}
+
+/// Classifies one entry: parses it, type-checks it, or says why it is prose or failed.
+pub fn classify(raw: &RawEntry, generation: Option<Generation>) -> Entry {
+    let mut entry = Entry {
+        generation,
+        family: raw.family.clone(),
+        name: raw.name.clone(),
+        header_line: raw.header_line,
+        text_line: raw.text_line,
+        text: raw.text.clone(),
+        class: Class::Prose {
+            kind: ProseKind::English,
+            line: raw.text_line,
+            text: String::new(),
+        },
+        trailing: None,
+        calls: Vec::new(),
+    };
+    let err = match parse_entry(&raw.text) {
+        Ok(ast) => {
+            entry.calls = ast::helper_calls(&ast);
+            entry.class = code_class(&entry, ast, &raw.text);
+            return entry;
+        }
+        Err(e) => e,
+    };
+    let lines: Vec<&str> = raw.text.lines().collect();
+    let k = (err.line as usize)
+        .saturating_sub(1)
+        .min(lines.len().saturating_sub(1));
+    let line_text = lines.get(k).copied().unwrap_or("");
+    if let Some(kind) = prose_line(line_text) {
+        let rest_is_prose = lines[k..]
+            .iter()
+            .all(|l| is_comment_or_blank(l) || prose_line(l).is_some());
+        let head_has_code = lines[..k].iter().any(|l| !is_comment_or_blank(l));
+        if rest_is_prose && head_has_code {
+            let head = lines[..k].join("\n");
+            if let Ok(ast) = parse_entry(&head) {
+                entry.trailing = Some(TrailingProse {
+                    kind,
+                    first_line: raw.text_line + k as u32,
+                    last_line: raw.text_line + lines.len() as u32 - 1,
+                });
+                entry.calls = ast::helper_calls(&ast);
+                entry.class = code_class(&entry, ast, &head);
+                return entry;
+            }
+        }
+        entry.class = Class::Prose {
+            kind,
+            line: raw.text_line + k as u32,
+            text: line_text.trim().to_string(),
+        };
+        return entry;
+    }
+    let previous = lines[..k]
+        .iter()
+        .rev()
+        .find(|l| !is_comment_or_blank(l))
+        .copied();
+    let cause = failure_cause(line_text, previous, &err.found, &err.message);
+    let error = Diag {
+        level: Level::Error,
+        code: "parse".to_string(),
+        message: err.message.clone(),
+        entry: raw.name.clone(),
+        line: raw.text_line + err.line - 1,
+        column: err.column,
+        found: err.found.clone(),
+        expected: err.expected.clone(),
+    };
+    entry.class = Class::Failed { error, cause };
+    entry
+}
+
+fn is_comment_or_blank(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with("//")
+}
+
+fn code_class(entry: &Entry, ast: Ast, text: &str) -> Class {
+    let ctx = Context {
+        mnemonic: &entry.name,
+        generation: entry.generation,
+    };
+    match typecheck(&ast, &ctx) {
+        Ok(t) => Class::Typed {
+            ir: t.ir,
+            warnings: t
+                .warnings
+                .iter()
+                .map(|w| type_diag(entry, text, w))
+                .collect(),
+        },
+        Err(errors) => Class::Parsed {
+            errors: errors.iter().map(|e| type_diag(entry, text, e)).collect(),
+            ast,
+        },
+    }
+}
+
+fn type_diag(entry: &Entry, text: &str, e: &TypeError) -> Diag {
+    let (line, column) = line_col(text, e.span.start as usize);
+    Diag {
+        level: e.level,
+        code: e.code.to_string(),
+        message: e.message.clone(),
+        entry: entry.name.clone(),
+        line: entry.text_line + line - 1,
+        column,
+        found: snippet(text, e.span),
+        expected: Vec::new(),
+    }
+}
+
+fn snippet(text: &str, span: Span) -> String {
+    let s = text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > 60 {
+        let mut t: String = s.chars().take(57).collect();
+        t.push_str("...");
+        t
+    } else {
+        s
+    }
+}
+
+/// The entries of one generation's file.
+#[derive(Clone, Debug)]
+pub struct GenerationCorpus {
+    pub generation: Option<Generation>,
+    pub file: PathBuf,
+    pub entries: Vec<Entry>,
+    pub layout_problems: Vec<LayoutProblem>,
+}
+
+/// Every `.pcode` file of a directory, classified.
+#[derive(Clone, Debug)]
+pub struct Corpus {
+    pub dir: PathBuf,
+    pub generations: Vec<GenerationCorpus>,
+}
+
+impl Corpus {
+    pub fn generation(&self, g: Generation) -> Option<&GenerationCorpus> {
+        self.generations.iter().find(|c| c.generation == Some(g))
+    }
+}
+
+/// Reads and classifies one `.pcode` file.
+pub fn load_file(path: &Path, generation: Option<Generation>) -> std::io::Result<GenerationCorpus> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(classify_text(&text, path, generation))
+}
+
+/// Classifies the entries of a `.pcode` file's text.
+pub fn classify_text(text: &str, path: &Path, generation: Option<Generation>) -> GenerationCorpus {
+    let (raw, layout_problems) = split_entries(text);
+    let entries = raw.iter().map(|r| classify(r, generation)).collect();
+    GenerationCorpus {
+        generation,
+        file: path.to_path_buf(),
+        entries,
+        layout_problems,
+    }
+}
+
+/// Reads and classifies every `<generation>.pcode` file in `dir`.
+pub fn load_corpus(dir: &Path) -> std::io::Result<Corpus> {
+    let mut generations = Vec::new();
+    for (path, generation) in list_files(dir, "pcode")? {
+        generations.push(load_file(&path, generation)?);
+    }
+    Ok(Corpus {
+        dir: dir.to_path_buf(),
+        generations,
+    })
 }
 
 #[cfg(test)]

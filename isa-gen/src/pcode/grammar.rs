@@ -28,6 +28,7 @@ pub fn describe(rule: Rule) -> &'static str {
         Rule::continue_stmt | Rule::kw_continue => "`continue`",
         Rule::next_if_stmt | Rule::kw_next => "`next if`",
         Rule::lambda_def | Rule::kw_lambda => "`lambda`",
+        Rule::note_stmt => "quoted English step",
         Rule::lambda_body => "lambda body",
         Rule::old_lambda_def => "`name(params) := expression`",
         Rule::c_decl_stmt | Rule::c_type => "C type name",
@@ -54,15 +55,18 @@ pub fn describe(rule: Rule) -> &'static str {
         | Rule::op_mul
         | Rule::op_div
         | Rule::op_mod
-        | Rule::op_mod_word => "operator",
+        | Rule::op_mod_word
+        | Rule::infix_start => "operator",
         Rule::op_plus_minus
         | Rule::op_neg
         | Rule::op_pos
         | Rule::op_not
         | Rule::op_bnot
+        | Rule::prefix_start
         | Rule::c_cast => "operand",
         Rule::accessor | Rule::field_name => "`.field`",
         Rule::bracket => "`[`",
+        Rule::postfix_start => "`.field` or `[`",
         Rule::slice_tail => "`:`",
         Rule::part_tail => "`+:`",
         Rule::cast | Rule::cast_type => "sized cast",

@@ -12,10 +12,10 @@ use std::cell::Cell;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Deepest expression or statement nesting accepted. The corpus nests at most about 12 deep;
-/// the limit keeps the recursive tree builder, type checker and printer off the stack's end
+/// Deepest expression or statement nesting accepted (every operator counts as a level). The
+/// corpus stays far below it; the limit keeps the recursive tree builder, type checker and printer off the stack's end
 /// when fed adversarial input.
-pub const MAX_NESTING: usize = 200;
+pub const MAX_NESTING: usize = 256;
 
 /// Why a text is not valid pseudocode, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -40,10 +40,22 @@ impl fmt::Display for ParseError {
 }
 
 impl ParseError {
-    pub fn at(text: &str, offset: usize, expected: Vec<String>, message: impl Into<String>) -> ParseError {
+    pub fn at(
+        text: &str,
+        offset: usize,
+        expected: Vec<String>,
+        message: impl Into<String>,
+    ) -> ParseError {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let (line, column) = line_col(text, offset);
-        ParseError { offset, line, column, found: found_at(text, offset), expected, message: message.into() }
+        ParseError {
+            offset,
+            line,
+            column,
+            found: found_at(text, offset),
+            expected,
+            message: message.into(),
+        }
     }
 }
 
@@ -75,7 +87,9 @@ fn found_at(text: &str, offset: usize) -> String {
         return "end of line".to_string();
     }
     let word: String = if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-        rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '\'').collect()
+        rest.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '\'')
+            .collect()
     } else {
         rest.chars().take(1).collect()
     };
@@ -85,13 +99,20 @@ fn found_at(text: &str, offset: usize) -> String {
 /// Parses one entry's pseudocode.
 pub fn parse_entry(text: &str) -> Result<Ast, ParseError> {
     let mut pairs = PcodeParser::parse(Rule::program, text).map_err(|e| from_pest(text, e))?;
-    let program = pairs.next().ok_or_else(|| ParseError::at(text, 0, vec![], "empty parse"))?;
-    let builder = Builder { text, depth: Cell::new(0) };
+    let program = pairs
+        .next()
+        .ok_or_else(|| ParseError::at(text, 0, vec![], "empty parse"))?;
+    let builder = Builder {
+        text,
+        depth: Cell::new(0),
+    };
     let block = program
         .into_inner()
         .find(|p| p.as_rule() == Rule::block)
         .ok_or_else(|| ParseError::at(text, 0, vec![], "no statements"))?;
-    Ok(Ast { stmts: builder.block(block)? })
+    Ok(Ast {
+        stmts: builder.block(block)?,
+    })
 }
 
 fn from_pest(text: &str, e: pest::error::Error<Rule>) -> ParseError {
@@ -108,6 +129,7 @@ fn from_pest(text: &str, e: pest::error::Error<Rule>) -> ParseError {
                     expected.push(d);
                 }
             }
+            let expected = summarize(expected);
             let found = found_at(text, offset.min(text.len()));
             let message = if expected.is_empty() {
                 format!("unexpected {found}")
@@ -116,8 +138,45 @@ fn from_pest(text: &str, e: pest::error::Error<Rule>) -> ParseError {
             };
             ParseError::at(text, offset, expected, message)
         }
-        pest::error::ErrorVariant::CustomError { message } => ParseError::at(text, offset, vec![], message),
+        pest::error::ErrorVariant::CustomError { message } => {
+            ParseError::at(text, offset, vec![], message)
+        }
     }
+}
+
+/// Folds the many ways a statement can start into one word, so that messages stay short.
+fn summarize(expected: Vec<String>) -> Vec<String> {
+    const STATEMENT_STARTS: &[&str] = &[
+        "`declare`",
+        "`if`",
+        "`for`",
+        "`while`",
+        "`return`",
+        "`break`",
+        "`continue`",
+        "`next if`",
+        "quoted English step",
+        "C type name",
+        "name",
+        "expression",
+        "call",
+        "`lambda`",
+        "`name(params) := expression`",
+        "statement",
+    ];
+    let starts = expected
+        .iter()
+        .filter(|e| STATEMENT_STARTS.contains(&e.as_str()))
+        .count();
+    if starts < 4 {
+        return expected;
+    }
+    let mut out: Vec<String> = expected
+        .into_iter()
+        .filter(|e| !STATEMENT_STARTS.contains(&e.as_str()))
+        .collect();
+    out.push("statement".to_string());
+    out
 }
 
 fn pratt() -> &'static PrattParser<Rule> {
@@ -185,14 +244,23 @@ impl<'t> Builder<'t> {
 
     fn block(&self, pair: Pair<'_, Rule>) -> PResult<Vec<Stmt>> {
         let offset = pair.as_span().start();
-        self.nested(offset, || pair.into_inner().map(|p| self.stmt(p)).collect())
+        self.nested(offset, || {
+            let mut stmts = Vec::new();
+            for p in pair.into_inner() {
+                stmts.extend(self.stmt(p)?);
+            }
+            Ok(stmts)
+        })
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: span_of(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: span_of(&pair),
+        }
     }
 
-    fn stmt(&self, pair: Pair<'_, Rule>) -> PResult<Stmt> {
+    fn stmt(&self, pair: Pair<'_, Rule>) -> PResult<Vec<Stmt>> {
         let span = span_of(&pair);
         let rule = pair.as_rule();
         let mut inner = pair.into_inner();
@@ -209,8 +277,15 @@ impl<'t> Builder<'t> {
                         _ => {}
                     }
                 }
-                let (name, ty) = name.zip(ty).ok_or_else(|| self.err(span.start as usize, "malformed declare"))?;
-                StmtKind::Declare { name, ty, len, init: None }
+                let (name, ty) = name
+                    .zip(ty)
+                    .ok_or_else(|| self.err(span.start as usize, "malformed declare"))?;
+                StmtKind::Declare {
+                    name,
+                    ty,
+                    len,
+                    init: None,
+                }
             }
             Rule::if_stmt => {
                 let mut arms = Vec::new();
@@ -220,7 +295,9 @@ impl<'t> Builder<'t> {
                     match p.as_rule() {
                         Rule::expr => cond = Some(self.expr(p)?),
                         Rule::block => {
-                            let c = cond.take().ok_or_else(|| self.err(span.start as usize, "if without condition"))?;
+                            let c = cond.take().ok_or_else(|| {
+                                self.err(span.start as usize, "if without condition")
+                            })?;
                             arms.push((c, self.block(p)?));
                         }
                         Rule::elsif_arm => arms.push(self.cond_block(p)?),
@@ -248,13 +325,19 @@ impl<'t> Builder<'t> {
                         _ => {}
                     }
                 }
-                let var = var.ok_or_else(|| self.err(span.start as usize, "for without a variable"))?;
+                let var =
+                    var.ok_or_else(|| self.err(span.start as usize, "for without a variable"))?;
                 let mut bounds = bounds.into_iter();
                 let (from, to) = bounds
                     .next()
                     .zip(bounds.next())
                     .ok_or_else(|| self.err(span.start as usize, "for without bounds"))?;
-                StmtKind::For { var, from, to, body }
+                StmtKind::For {
+                    var,
+                    from,
+                    to,
+                    body,
+                }
             }
             Rule::while_stmt => {
                 let mut cond = None;
@@ -266,13 +349,18 @@ impl<'t> Builder<'t> {
                         _ => {}
                     }
                 }
-                let cond = cond.ok_or_else(|| self.err(span.start as usize, "while without condition"))?;
+                let cond =
+                    cond.ok_or_else(|| self.err(span.start as usize, "while without condition"))?;
                 StmtKind::While { cond, body }
             }
             Rule::return_stmt => {
-                let value = inner.find(|p| p.as_rule() == Rule::expr).map(|p| self.expr(p)).transpose()?;
+                let value = inner
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .map(|p| self.expr(p))
+                    .transpose()?;
                 StmtKind::Return(value)
             }
+            Rule::note_stmt => StmtKind::Note(text_of_note(&span, self.text)),
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::next_if_stmt => {
@@ -280,8 +368,14 @@ impl<'t> Builder<'t> {
                     .find(|p| p.as_rule() == Rule::expr)
                     .ok_or_else(|| self.err(span.start as usize, "next if without condition"))?;
                 let cond = self.expr(cond)?;
-                let skip = Stmt { kind: StmtKind::Continue, span };
-                StmtKind::If { arms: vec![(cond, vec![skip])], otherwise: None }
+                let skip = Stmt {
+                    kind: StmtKind::Continue,
+                    span,
+                };
+                StmtKind::If {
+                    arms: vec![(cond, vec![skip])],
+                    otherwise: None,
+                }
             }
             Rule::lambda_def | Rule::old_lambda_def => {
                 let mut name = None;
@@ -291,10 +385,15 @@ impl<'t> Builder<'t> {
                     match p.as_rule() {
                         Rule::ident => name = Some(self.ident(p)),
                         Rule::callee => name = p.into_inner().next().map(|i| self.ident(i)),
-                        Rule::param_list => params = p.into_inner().map(|i| self.ident(i)).collect(),
+                        Rule::param_list => {
+                            params = p.into_inner().map(|i| self.ident(i)).collect()
+                        }
                         Rule::expr => body = Some(LambdaBody::Expr(self.expr(p)?)),
                         Rule::lambda_body => {
-                            let b = p.into_inner().next().ok_or_else(|| self.err(span.start as usize, "empty lambda"))?;
+                            let b = p
+                                .into_inner()
+                                .next()
+                                .ok_or_else(|| self.err(span.start as usize, "empty lambda"))?;
                             body = Some(match b.as_rule() {
                                 Rule::expr => LambdaBody::Expr(self.expr(b)?),
                                 _ => LambdaBody::Block(self.block(b)?),
@@ -303,7 +402,9 @@ impl<'t> Builder<'t> {
                         _ => {}
                     }
                 }
-                let (name, body) = name.zip(body).ok_or_else(|| self.err(span.start as usize, "malformed lambda"))?;
+                let (name, body) = name
+                    .zip(body)
+                    .ok_or_else(|| self.err(span.start as usize, "malformed lambda"))?;
                 StmtKind::Lambda { name, params, body }
             }
             Rule::c_decl_stmt => {
@@ -318,24 +419,65 @@ impl<'t> Builder<'t> {
                         _ => {}
                     }
                 }
-                let (name, ty) = name.zip(ty).ok_or_else(|| self.err(span.start as usize, "malformed declaration"))?;
-                StmtKind::Declare { name, ty, len: None, init }
+                let (name, ty) = name
+                    .zip(ty)
+                    .ok_or_else(|| self.err(span.start as usize, "malformed declaration"))?;
+                StmtKind::Declare {
+                    name,
+                    ty,
+                    len: None,
+                    init,
+                }
             }
             Rule::assign_stmt => {
-                let target = inner.next().ok_or_else(|| self.err(span.start as usize, "missing target"))?;
+                let target = inner
+                    .next()
+                    .ok_or_else(|| self.err(span.start as usize, "missing target"))?;
                 let target = self.postfix_expr(target)?;
-                let op = inner.next().ok_or_else(|| self.err(span.start as usize, "missing operator"))?;
-                let op = assign_op(op.as_str()).ok_or_else(|| self.err(op.as_span().start(), "unknown assignment operator"))?;
-                let value = inner.next().ok_or_else(|| self.err(span.start as usize, "missing value"))?;
-                StmtKind::Assign { target, op, value: self.expr(value)? }
+                let op = inner
+                    .next()
+                    .ok_or_else(|| self.err(span.start as usize, "missing operator"))?;
+                let op = assign_op(op.as_str())
+                    .ok_or_else(|| self.err(op.as_span().start(), "unknown assignment operator"))?;
+                let mut rest: Vec<Pair<'_, Rule>> = inner.collect();
+                let value = rest
+                    .pop()
+                    .ok_or_else(|| self.err(span.start as usize, "missing value"))?;
+                let value = self.expr(value)?;
+                if rest.is_empty() {
+                    StmtKind::Assign { target, op, value }
+                } else {
+                    // `a = b = v` becomes `b = v; a = b`, as in C.
+                    let mut stmts = Vec::new();
+                    let mut value = value;
+                    for t in rest.into_iter().rev() {
+                        let t = self.postfix_expr(t)?;
+                        stmts.push(Stmt {
+                            kind: StmtKind::Assign {
+                                target: t.clone(),
+                                op: AssignOp::Set,
+                                value,
+                            },
+                            span,
+                        });
+                        value = t;
+                    }
+                    stmts.push(Stmt {
+                        kind: StmtKind::Assign { target, op, value },
+                        span,
+                    });
+                    return Ok(stmts);
+                }
             }
             Rule::expr_stmt => {
-                let call = inner.next().ok_or_else(|| self.err(span.start as usize, "missing call"))?;
+                let call = inner
+                    .next()
+                    .ok_or_else(|| self.err(span.start as usize, "missing call"))?;
                 StmtKind::Call(self.primary(call)?)
             }
             other => return Err(self.err(span.start as usize, format!("unexpected {other:?}"))),
         };
-        Ok(Stmt { kind, span })
+        Ok(vec![Stmt { kind, span }])
     }
 
     fn cond_block(&self, pair: Pair<'_, Rule>) -> PResult<(Expr, Vec<Stmt>)> {
@@ -349,14 +491,24 @@ impl<'t> Builder<'t> {
                 _ => {}
             }
         }
-        Ok((cond.ok_or_else(|| self.err(start, "missing condition"))?, body))
+        Ok((
+            cond.ok_or_else(|| self.err(start, "missing condition"))?,
+            body,
+        ))
     }
 
     fn sized_type(&self, pair: &Pair<'_, Rule>) -> PResult<Ty> {
         let text = pair.as_str();
-        let (w, letters) = text.split_once('\'').ok_or_else(|| self.err(pair.as_span().start(), "bad sized type"))?;
+        let (w, letters) = text
+            .split_once('\'')
+            .ok_or_else(|| self.err(pair.as_span().start(), "bad sized type"))?;
         let width = self.width(w, pair.as_span().start())?;
-        Ty::from_sized(width, letters).ok_or_else(|| self.err(pair.as_span().start(), format!("unknown type letter `{letters}`")))
+        Ty::from_sized(width, letters).ok_or_else(|| {
+            self.err(
+                pair.as_span().start(),
+                format!("unknown type letter `{letters}`"),
+            )
+        })
     }
 
     fn width(&self, digits: &str, offset: usize) -> PResult<u32> {
@@ -371,7 +523,9 @@ impl<'t> Builder<'t> {
         self.nested(offset, || {
             let span = span_of(&pair);
             let mut inner = pair.into_inner();
-            let binary = inner.next().ok_or_else(|| self.err(offset, "empty expression"))?;
+            let binary = inner
+                .next()
+                .ok_or_else(|| self.err(offset, "empty expression"))?;
             let cond = self.binary(binary.into_inner())?;
             match (inner.next(), inner.next()) {
                 (Some(then), Some(otherwise)) => Ok(Expr::new(
@@ -392,6 +546,27 @@ impl<'t> Builder<'t> {
     }
 
     fn binary(&self, pairs: Pairs<'_, Rule>) -> PResult<Expr> {
+        let offset = pairs.peek().map(|p| p.as_span().start()).unwrap_or(0);
+        // The lookahead markers carry no meaning; the Pratt parser must not see them.
+        let items: Vec<Pair<'_, Rule>> = pairs.filter(|p| !is_marker(p.as_rule())).collect();
+        check_operand_sequence(&items)
+            .map_err(|at| self.err(at.unwrap_or(offset), "malformed expression"))?;
+        // Every operator adds a level to the tree, so it counts against the nesting limit.
+        let operators = items.iter().filter(|p| !is_primary(p.as_rule())).count();
+        let d = self.depth.get();
+        if d + operators > MAX_NESTING {
+            return Err(self.err(
+                offset,
+                format!("expression deeper than {MAX_NESTING} levels"),
+            ));
+        }
+        self.depth.set(d + operators);
+        let r = self.pratt_build(items.into_iter());
+        self.depth.set(d);
+        r
+    }
+
+    fn pratt_build<'i>(&self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> PResult<Expr> {
         pratt()
             .map_primary(|p| self.primary(p))
             .map_prefix(|op, rhs| {
@@ -399,8 +574,15 @@ impl<'t> Builder<'t> {
                 let span = span_of(&op).to(rhs.span);
                 let kind = match op.as_rule() {
                     Rule::c_cast => {
-                        let ty = op.into_inner().next().map(|t| t.as_str().to_string()).unwrap_or_default();
-                        ExprKind::CCast { ty, expr: Box::new(rhs) }
+                        let ty = op
+                            .into_inner()
+                            .next()
+                            .map(|t| t.as_str().to_string())
+                            .unwrap_or_default();
+                        ExprKind::CCast {
+                            ty,
+                            expr: Box::new(rhs),
+                        }
                     }
                     rule => {
                         let op = match rule {
@@ -410,7 +592,10 @@ impl<'t> Builder<'t> {
                             Rule::op_bnot => UnOp::BitNot,
                             _ => UnOp::PlusMinus,
                         };
-                        ExprKind::Unary { op, expr: Box::new(rhs) }
+                        ExprKind::Unary {
+                            op,
+                            expr: Box::new(rhs),
+                        }
                     }
                 };
                 Ok(Expr::new(kind, span))
@@ -450,26 +635,46 @@ impl<'t> Builder<'t> {
                     _ => BinOp::Pow,
                 };
                 let span = lhs.span.to(rhs.span);
-                Ok(Expr::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span))
+                Ok(Expr::new(
+                    ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span,
+                ))
             })
             .parse(pairs)
     }
 
     fn bracket(&self, base: Expr, op: Pair<'_, Rule>, span: Span) -> PResult<Expr> {
         let mut inner = op.into_inner();
-        let first = inner.next().ok_or_else(|| self.err(span.start as usize, "empty brackets"))?;
+        let first = inner
+            .next()
+            .ok_or_else(|| self.err(span.start as usize, "empty brackets"))?;
         let first = Box::new(self.expr(first)?);
         let base = Box::new(base);
         let kind = match inner.next() {
             None => ExprKind::Index { base, index: first },
             Some(tail) => {
                 let rule = tail.as_rule();
-                let second = tail.into_inner().next().ok_or_else(|| self.err(span.start as usize, "missing bound"))?;
+                let second = tail
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| self.err(span.start as usize, "missing bound"))?;
                 let second = Box::new(self.expr(second)?);
                 if rule == Rule::slice_tail {
-                    ExprKind::Slice { base, hi: first, lo: second }
+                    ExprKind::Slice {
+                        base,
+                        hi: first,
+                        lo: second,
+                    }
                 } else {
-                    ExprKind::PartSelect { base, start: first, width: second }
+                    ExprKind::PartSelect {
+                        base,
+                        start: first,
+                        width: second,
+                    }
                 }
             }
         };
@@ -482,14 +687,22 @@ impl<'t> Builder<'t> {
         let kind = match pair.as_rule() {
             Rule::ident => ExprKind::Name(pair.as_str().to_string()),
             Rule::int_literal => self.int_literal(pair.as_str(), offset)?,
-            Rule::float_literal => float_literal(pair.as_str(), None).ok_or_else(|| self.err(offset, "bad float literal"))?,
+            Rule::float_literal => float_literal(pair.as_str(), None)
+                .ok_or_else(|| self.err(offset, "bad float literal"))?,
             Rule::sized_literal => self.sized_literal(pair.as_str(), offset)?,
             Rule::cast => {
                 let mut inner = pair.into_inner();
-                let ty = inner.next().ok_or_else(|| self.err(offset, "missing cast type"))?;
+                let ty = inner
+                    .next()
+                    .ok_or_else(|| self.err(offset, "missing cast type"))?;
                 let ty = self.sized_type(&ty)?;
-                let e = inner.next().ok_or_else(|| self.err(offset, "missing cast operand"))?;
-                ExprKind::Cast { ty, expr: Box::new(self.expr(e)?) }
+                let e = inner
+                    .next()
+                    .ok_or_else(|| self.err(offset, "missing cast operand"))?;
+                ExprKind::Cast {
+                    ty,
+                    expr: Box::new(self.expr(e)?),
+                }
             }
             Rule::call => {
                 let mut name = None;
@@ -498,16 +711,29 @@ impl<'t> Builder<'t> {
                     match p.as_rule() {
                         Rule::callee => name = p.into_inner().next().map(|i| self.ident(i)),
                         Rule::arg_list => {
-                            args = p.into_inner().map(|a| self.expr(a)).collect::<PResult<Vec<_>>>()?
+                            args = p
+                                .into_inner()
+                                .map(|a| self.expr(a))
+                                .collect::<PResult<Vec<_>>>()?
                         }
                         _ => {}
                     }
                 }
-                ExprKind::Call { name: name.ok_or_else(|| self.err(offset, "call without a name"))?, args }
+                ExprKind::Call {
+                    name: name.ok_or_else(|| self.err(offset, "call without a name"))?,
+                    args,
+                }
             }
-            Rule::concat => ExprKind::Concat(pair.into_inner().map(|p| self.expr(p)).collect::<PResult<Vec<_>>>()?),
+            Rule::concat => ExprKind::Concat(
+                pair.into_inner()
+                    .map(|p| self.expr(p))
+                    .collect::<PResult<Vec<_>>>()?,
+            ),
             Rule::paren => {
-                let e = pair.into_inner().next().ok_or_else(|| self.err(offset, "empty parentheses"))?;
+                let e = pair
+                    .into_inner()
+                    .next()
+                    .ok_or_else(|| self.err(offset, "empty parentheses"))?;
                 return self.expr(e);
             }
             other => return Err(self.err(offset, format!("unexpected {other:?} in expression"))),
@@ -517,23 +743,35 @@ impl<'t> Builder<'t> {
 
     fn int_literal(&self, text: &str, offset: usize) -> PResult<ExprKind> {
         let (digits, suffix) = split_int_suffix(text);
-        let (value, hex) = parse_int(digits).ok_or_else(|| self.err(offset, format!("integer `{text}` does not fit in 128 bits")))?;
-        Ok(ExprKind::Int { value, suffix, hex, sized: None })
+        let (value, hex) = parse_int(digits).ok_or_else(|| {
+            self.err(offset, format!("integer `{text}` does not fit in 128 bits"))
+        })?;
+        Ok(ExprKind::Int {
+            value,
+            suffix,
+            hex,
+            sized: None,
+        })
     }
 
     fn sized_literal(&self, text: &str, offset: usize) -> PResult<ExprKind> {
-        let (w, body) = text.split_once('\'').ok_or_else(|| self.err(offset, "bad sized literal"))?;
+        let (w, body) = text
+            .split_once('\'')
+            .ok_or_else(|| self.err(offset, "bad sized literal"))?;
         let width = self.width(w, offset)?;
         if body.contains('.') {
             let ty = Ty::new(Kind::Float, width);
             if !super::types::float_format_exists(Kind::Float, width) {
                 return Err(self.err(offset, format!("no {width}-bit float format")));
             }
-            return float_literal(body, Some(ty)).ok_or_else(|| self.err(offset, "bad float literal"));
+            return float_literal(body, Some(ty))
+                .ok_or_else(|| self.err(offset, "bad float literal"));
         }
         let (digits, suffix) = split_int_suffix(body);
         let parsed = if let Some(h) = digits.strip_prefix('h') {
-            u128::from_str_radix(&h.replace('_', ""), 16).ok().map(|v| (v, true))
+            u128::from_str_radix(&h.replace('_', ""), 16)
+                .ok()
+                .map(|v| (v, true))
         } else if let Some(b) = digits.strip_prefix('b') {
             u128::from_str_radix(b, 2).ok().map(|v| (v, false))
         } else if let Some(d) = digits.strip_prefix('d') {
@@ -541,27 +779,122 @@ impl<'t> Builder<'t> {
         } else {
             parse_int(digits)
         };
-        let (value, hex) = parsed.ok_or_else(|| self.err(offset, format!("literal `{text}` does not fit in 128 bits")))?;
+        let (value, hex) = parsed.ok_or_else(|| {
+            self.err(offset, format!("literal `{text}` does not fit in 128 bits"))
+        })?;
         let kind = match suffix {
             IntSuffix::U | IntSuffix::ULL => Kind::Unsigned,
             IntSuffix::LL => Kind::Signed,
             IntSuffix::None => Kind::Bits,
         };
-        Ok(ExprKind::Int { value, suffix: IntSuffix::None, hex, sized: Some(Ty::new(kind, width)) })
+        Ok(ExprKind::Int {
+            value,
+            suffix: IntSuffix::None,
+            hex,
+            sized: Some(Ty::new(kind, width)),
+        })
     }
+}
+
+fn text_of_note(span: &Span, text: &str) -> String {
+    let quoted = text
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or("");
+    quoted.trim_matches('"').to_string()
+}
+
+fn is_marker(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::infix_start | Rule::prefix_start | Rule::postfix_start
+    )
+}
+
+fn is_prefix(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::op_neg
+            | Rule::op_pos
+            | Rule::op_not
+            | Rule::op_bnot
+            | Rule::op_plus_minus
+            | Rule::c_cast
+    )
+}
+
+fn is_postfix(rule: Rule) -> bool {
+    matches!(rule, Rule::accessor | Rule::bracket)
+}
+
+/// Checks `prefix* primary postfix* (infix prefix* primary postfix*)*`, the only shape the
+/// Pratt parser accepts (it panics on anything else). `Err` holds the offset of the first
+/// pair out of place.
+fn check_operand_sequence(items: &[Pair<'_, Rule>]) -> Result<(), Option<usize>> {
+    let mut expect_operand = true;
+    for p in items {
+        let r = p.as_rule();
+        let ok = if expect_operand {
+            if is_primary(r) {
+                expect_operand = false;
+                true
+            } else {
+                is_prefix(r)
+            }
+        } else if is_postfix(r) {
+            true
+        } else if !is_primary(r) && !is_prefix(r) {
+            expect_operand = true;
+            true
+        } else {
+            false
+        };
+        if !ok {
+            return Err(Some(p.as_span().start()));
+        }
+    }
+    if expect_operand {
+        Err(items.last().map(|p| p.as_span().end()))
+    } else {
+        Ok(())
+    }
+}
+
+fn is_primary(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::cast
+            | Rule::sized_literal
+            | Rule::float_literal
+            | Rule::int_literal
+            | Rule::call
+            | Rule::concat
+            | Rule::paren
+            | Rule::ident
+    )
 }
 
 /// `.u32` → typed read; `.f16_lo` → RDNA2 half; anything else → field.
 fn accessor_kind(base: Expr, name: &str) -> ExprKind {
     if let Some(ty) = Ty::from_accessor(name) {
-        return ExprKind::Typed { base: Box::new(base), ty, half: None };
+        return ExprKind::Typed {
+            base: Box::new(base),
+            ty,
+            half: None,
+        };
     }
     for (suffix, half) in [("_lo", Half::Lo), ("_hi", Half::Hi)] {
         if let Some(ty) = name.strip_suffix(suffix).and_then(Ty::from_accessor) {
-            return ExprKind::Typed { base: Box::new(base), ty, half: Some(half) };
+            return ExprKind::Typed {
+                base: Box::new(base),
+                ty,
+                half: Some(half),
+            };
         }
     }
-    ExprKind::Field { base: Box::new(base), name: name.to_string() }
+    ExprKind::Field {
+        base: Box::new(base),
+        name: name.to_string(),
+    }
 }
 
 fn assign_op(s: &str) -> Option<AssignOp> {
@@ -614,8 +947,13 @@ fn split_int_suffix(text: &str) -> (&str, IntSuffix) {
 }
 
 fn parse_int(digits: &str) -> Option<(u128, bool)> {
-    if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        u128::from_str_radix(&h.replace('_', ""), 16).ok().map(|v| (v, true))
+    if let Some(h) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        u128::from_str_radix(&h.replace('_', ""), 16)
+            .ok()
+            .map(|v| (v, true))
     } else {
         digits.parse::<u128>().ok().map(|v| (v, false))
     }
@@ -625,7 +963,11 @@ fn float_literal(text: &str, sized: Option<Ty>) -> Option<ExprKind> {
     let single = text.ends_with(['F', 'f']);
     let digits = text.trim_end_matches(['F', 'f']);
     let value: f64 = digits.parse().ok()?;
-    Some(ExprKind::Float { value, single, sized })
+    Some(ExprKind::Float {
+        value,
+        single,
+        sized,
+    })
 }
 
 #[cfg(test)]
@@ -647,7 +989,10 @@ mod tests {
         assert_eq!(ast("x = a || b && c"), "(= x (|| a (&& b c)))");
         assert_eq!(ast("x = 2.0 ** a ** b"), "(= x (** 2.0 (** a b)))");
         assert_eq!(ast("x = -a.u32[3]"), "(= x (- a.u32[3]))");
-        assert_eq!(ast("x = a > b ? a - b : b - a"), "(= x (? (> a b) (- a b) (- b a)))");
+        assert_eq!(
+            ast("x = a > b ? a - b : b - a"),
+            "(= x (? (> a b) (- a b) (- b a)))"
+        );
     }
 
     #[test]
@@ -655,7 +1000,11 @@ mod tests {
         let e = parse_entry("x = 1;\ny = = 2").unwrap_err();
         assert_eq!((e.line, e.column), (2, 5));
         assert_eq!(e.found, "=");
-        assert!(e.expected.iter().any(|x| x == "expression"), "{:?}", e.expected);
+        assert!(
+            e.expected.iter().any(|x| x == "expression"),
+            "{:?}",
+            e.expected
+        );
     }
 
     #[test]

@@ -30,32 +30,77 @@ pub struct Ty {
 }
 
 impl Ty {
-    pub const BOOL: Ty = Ty { kind: Kind::Bool, width: 1 };
-    pub const U1: Ty = Ty { kind: Kind::Unsigned, width: 1 };
-    pub const U32: Ty = Ty { kind: Kind::Unsigned, width: 32 };
-    pub const U64: Ty = Ty { kind: Kind::Unsigned, width: 64 };
-    pub const I32: Ty = Ty { kind: Kind::Signed, width: 32 };
-    pub const I64: Ty = Ty { kind: Kind::Signed, width: 64 };
-    pub const F16: Ty = Ty { kind: Kind::Float, width: 16 };
-    pub const F32: Ty = Ty { kind: Kind::Float, width: 32 };
-    pub const F64: Ty = Ty { kind: Kind::Float, width: 64 };
-    pub const B32: Ty = Ty { kind: Kind::Bits, width: 32 };
-    pub const B64: Ty = Ty { kind: Kind::Bits, width: 64 };
+    pub const BOOL: Ty = Ty {
+        kind: Kind::Bool,
+        width: 1,
+    };
+    pub const U1: Ty = Ty {
+        kind: Kind::Unsigned,
+        width: 1,
+    };
+    pub const U32: Ty = Ty {
+        kind: Kind::Unsigned,
+        width: 32,
+    };
+    pub const U64: Ty = Ty {
+        kind: Kind::Unsigned,
+        width: 64,
+    };
+    pub const I32: Ty = Ty {
+        kind: Kind::Signed,
+        width: 32,
+    };
+    pub const I64: Ty = Ty {
+        kind: Kind::Signed,
+        width: 64,
+    };
+    pub const F16: Ty = Ty {
+        kind: Kind::Float,
+        width: 16,
+    };
+    pub const F32: Ty = Ty {
+        kind: Kind::Float,
+        width: 32,
+    };
+    pub const F64: Ty = Ty {
+        kind: Kind::Float,
+        width: 64,
+    };
+    pub const B32: Ty = Ty {
+        kind: Kind::Bits,
+        width: 32,
+    };
+    pub const B64: Ty = Ty {
+        kind: Kind::Bits,
+        width: 64,
+    };
 
     pub const fn new(kind: Kind, width: u32) -> Ty {
         Ty { kind, width }
     }
     pub const fn unsigned(width: u32) -> Ty {
-        Ty { kind: Kind::Unsigned, width }
+        Ty {
+            kind: Kind::Unsigned,
+            width,
+        }
     }
     pub const fn signed(width: u32) -> Ty {
-        Ty { kind: Kind::Signed, width }
+        Ty {
+            kind: Kind::Signed,
+            width,
+        }
     }
     pub const fn bits(width: u32) -> Ty {
-        Ty { kind: Kind::Bits, width }
+        Ty {
+            kind: Kind::Bits,
+            width,
+        }
     }
     pub const fn float(width: u32) -> Ty {
-        Ty { kind: Kind::Float, width }
+        Ty {
+            kind: Kind::Float,
+            width,
+        }
     }
 
     pub fn is_float(self) -> bool {
