@@ -10,6 +10,7 @@
 pub mod asm;
 pub mod decode;
 pub mod disasm;
+pub mod exec;
 pub mod operand;
 pub mod tables;
 

@@ -1,0 +1,384 @@
+//! Running a kernel: a decoded code object ([`Program`]), the executors that implement its
+//! instructions ([`ExecutorTable`]), and a driver that runs a grid of workgroups ([`dispatch`]).
+//!
+//! # The subset of the HSA kernel ABI that is modelled
+//!
+//! - **SGPRs** at wave start: `s[0:1]` = the kernel-argument segment address
+//!   ([`DispatchConfig::kernarg_address`]); then the workgroup ids, one SGPR each for the
+//!   dimensions enabled by [`DispatchConfig::workgroup_id_sgprs`] (x, then y, then z),
+//!   starting at `s2`. No dispatch pointer, queue pointer, dispatch id or private-segment
+//!   SGPRs. Every other SGPR is zero.
+//! - **VGPRs**: work-item ids, either packed in `v0` (`x | y << 10 | z << 20`, RDNA3 and later,
+//!   CDNA2 and later) or separate in `v0`, `v1`, `v2` (RDNA1/2, CDNA1) — see
+//!   [`WorkitemIds`]; every other VGPR is zero.
+//! - **EXEC**: the lanes that hold a work-item (a workgroup whose size is not a multiple of
+//!   the wave size has a partial last wave). VCC, SCC, M0 are zero; MODE is
+//!   [`DispatchConfig::mode`].
+//! - **Workgroups** run one after another; the waves of a workgroup run in turn, each until it
+//!   ends or reaches a barrier; a barrier releases when every wave that has not ended has
+//!   reached it. LDS is fresh (zeroed) for each workgroup.
+//! - **Scratch**: when [`DispatchConfig::scratch`] is set, wave `w` of the running workgroup
+//!   owns `per_lane × lanes` bytes at `base + w × per_lane × lanes` (the host allocates
+//!   [`DispatchConfig::scratch_bytes`] there); `FLAT_SCRATCH` holds the wave's base.
+
+use super::memory::{Lds, Memory};
+use super::wave::{Decoded, Mode, ScratchInfo, Wave};
+use super::{ExecError, ExecFn, Flow};
+use crate::decode::{decode_stream, Instruction};
+use crate::tables::IsaSpec;
+use std::fmt;
+
+/// The executors of one generation, indexed by instruction (`spec.instructions`).
+#[derive(Clone)]
+pub struct ExecutorTable {
+    pub spec: &'static IsaSpec,
+    by_instruction: Vec<Option<ExecFn>>,
+}
+
+impl ExecutorTable {
+    /// A table with no executors.
+    pub fn new(spec: &'static IsaSpec) -> ExecutorTable {
+        ExecutorTable { spec, by_instruction: vec![None; spec.instructions.len()] }
+    }
+
+    /// A table filled by `f`, asked once per instruction of the spec (generated code passes a
+    /// `match` on the instruction's name).
+    pub fn from_fn(spec: &'static IsaSpec, f: impl Fn(&'static crate::tables::InstructionInfo) -> Option<ExecFn>) -> ExecutorTable {
+        ExecutorTable { spec, by_instruction: spec.instructions.iter().map(f).collect() }
+    }
+
+    /// Registers an executor by mnemonic or AMD name; an error names an unknown instruction.
+    pub fn set(&mut self, name: &str, f: ExecFn) -> Result<(), String> {
+        let i = self
+            .spec
+            .instruction_by_name(name)
+            .ok_or_else(|| format!("{} has no instruction {name}", self.spec.generation))?;
+        self.by_instruction[i] = Some(f);
+        Ok(())
+    }
+
+    pub fn get(&self, ins: &Instruction) -> Option<ExecFn> {
+        self.by_instruction.get(ins.form_info().instruction as usize).copied().flatten()
+    }
+
+    /// How many instructions have an executor.
+    pub fn len(&self) -> usize {
+        self.by_instruction.iter().filter(|e| e.is_some()).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One dword slot of the code object.
+#[derive(Clone, Debug)]
+enum Slot {
+    /// An instruction starts here.
+    Start { decoded: Decoded, len: u8, exec: Option<ExecFn> },
+    /// Inside a longer instruction (a jump here is an error).
+    Inside,
+    /// Not an instruction (data, or an encoding the decoder rejects).
+    Bad(String),
+}
+
+/// A code object decoded once: every dword offset maps to its instruction and executor.
+pub struct Program {
+    pub spec: &'static IsaSpec,
+    /// Address of the first byte (what PC holds at the entry point).
+    pub base: u64,
+    /// Byte length.
+    pub len: u64,
+    slots: Vec<Slot>,
+}
+
+impl Program {
+    /// Decodes `code` (placed at `base`, 4-byte aligned) and binds executors from `table`.
+    /// Undecodable dwords are kept as errors raised only if executed.
+    pub fn load(spec: &'static IsaSpec, code: &[u8], base: u64, table: &ExecutorTable) -> Program {
+        let mut slots = vec![Slot::Bad("past the end".into()); code.len().div_ceil(4)];
+        for entry in decode_stream(spec, code) {
+            let i = entry.offset / 4;
+            match entry.result {
+                Ok(ins) => {
+                    let len = ins.len();
+                    for k in 1..len.div_ceil(4) {
+                        if let Some(s) = slots.get_mut(i + k) {
+                            *s = Slot::Inside;
+                        }
+                    }
+                    slots[i] = Slot::Start { exec: table.get(&ins), decoded: Decoded::new(ins), len: len as u8 };
+                }
+                Err(e) => slots[i] = Slot::Bad(e.to_string()),
+            }
+        }
+        Program { spec, base, len: code.len() as u64, slots }
+    }
+
+    /// The instruction at byte address `pc`.
+    pub fn instruction_at(&self, pc: u64) -> Option<&Decoded> {
+        match self.slot(pc) {
+            Ok(Slot::Start { decoded, .. }) => Some(decoded),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, pc: u64) -> Result<&Slot, ExecError> {
+        let off = pc.wrapping_sub(self.base);
+        if off >= self.len || off % 4 != 0 {
+            return Err(ExecError::PcOutOfRange { pc });
+        }
+        Ok(&self.slots[(off / 4) as usize])
+    }
+
+    /// Runs `wave` from its PC until it ends, reaches a barrier (returns [`Flow::Barrier`], PC
+    /// after the barrier) or fails. `max_steps` bounds the wave's total instruction count.
+    pub fn run_wave(&self, wave: &mut Wave, mem: &mut dyn Memory, lds: &mut Lds, max_steps: u64) -> Result<Flow, ExecError> {
+        loop {
+            if wave.steps >= max_steps {
+                return Err(ExecError::StepLimit { steps: wave.steps });
+            }
+            let (decoded, len, exec) = match self.slot(wave.pc)? {
+                Slot::Start { decoded, len, exec } => (decoded, *len, *exec),
+                Slot::Inside => {
+                    return Err(ExecError::Decode { pc: wave.pc, message: "jump into the middle of an instruction".into() })
+                }
+                Slot::Bad(message) => return Err(ExecError::Decode { pc: wave.pc, message: message.clone() }),
+            };
+            let exec = exec.ok_or_else(|| ExecError::NoExecutor { mnemonic: decoded.info().mnemonic.to_string() })?;
+            wave.steps += 1;
+            match exec(wave, decoded, mem, lds)? {
+                Flow::Next => wave.pc += len as u64,
+                Flow::Jump(target) => wave.pc = target,
+                Flow::EndProgram => {
+                    wave.ended = true;
+                    return Ok(Flow::EndProgram);
+                }
+                Flow::Barrier => {
+                    wave.pc += len as u64;
+                    return Ok(Flow::Barrier);
+                }
+                Flow::Halt => {
+                    wave.halted = true;
+                    return Err(ExecError::Halted);
+                }
+            }
+        }
+    }
+}
+
+/// How work-item ids reach the VGPRs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkitemIds {
+    /// `v0 = x | y << 10 | z << 20`.
+    Packed,
+    /// `v0 = x`, `v1 = y`, `v2 = z` (only the dimensions with size > 1 beyond x are written).
+    Separate,
+}
+
+impl WorkitemIds {
+    /// What the generation's hardware does.
+    pub fn for_generation(generation: &str) -> WorkitemIds {
+        match generation {
+            "rdna1" | "rdna2" | "cdna1" => WorkitemIds::Separate,
+            _ => WorkitemIds::Packed,
+        }
+    }
+}
+
+/// Scratch memory for a dispatch (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScratchSetup {
+    pub base: u64,
+    pub per_lane: u64,
+}
+
+/// What to run and how.
+#[derive(Clone, Debug)]
+pub struct DispatchConfig {
+    /// Workgroups in x, y, z.
+    pub grid: [u32; 3],
+    /// Work-items per workgroup in x, y, z.
+    pub workgroup_size: [u32; 3],
+    pub kernarg_address: u64,
+    /// How many workgroup-id SGPRs follow the kernarg pointer (0..=3: x, y, z).
+    pub workgroup_id_sgprs: u32,
+    pub wave64: bool,
+    pub num_vgprs: u32,
+    pub num_agprs: u32,
+    pub num_sgprs: u32,
+    pub lds_size: usize,
+    pub scratch: Option<ScratchSetup>,
+    pub mode: Mode,
+    pub workitem_ids: WorkitemIds,
+    /// Instructions one wave may run before the dispatch gives up.
+    pub max_steps_per_wave: u64,
+}
+
+impl DispatchConfig {
+    /// Defaults for a generation: its wave size, 256 VGPRs (and 256 AGPRs on CDNA), 106
+    /// SGPRs, 64 KiB LDS, all three workgroup ids, MODE = [`Mode::DEFAULT`].
+    pub fn new(spec: &IsaSpec, grid: [u32; 3], workgroup_size: [u32; 3], kernarg_address: u64) -> DispatchConfig {
+        DispatchConfig {
+            grid,
+            workgroup_size,
+            kernarg_address,
+            workgroup_id_sgprs: 3,
+            wave64: spec.wave64,
+            num_vgprs: 256,
+            num_agprs: if spec.generation.starts_with("cdna") { 256 } else { 0 },
+            num_sgprs: 106,
+            lds_size: 64 * 1024,
+            scratch: None,
+            mode: Mode::DEFAULT,
+            workitem_ids: WorkitemIds::for_generation(spec.generation),
+            max_steps_per_wave: 100_000_000,
+        }
+    }
+
+    pub fn lanes(&self) -> u32 {
+        if self.wave64 {
+            64
+        } else {
+            32
+        }
+    }
+
+    pub fn workitems_per_group(&self) -> u32 {
+        self.workgroup_size.iter().product()
+    }
+
+    pub fn waves_per_group(&self) -> u32 {
+        self.workitems_per_group().div_ceil(self.lanes())
+    }
+
+    /// Scratch bytes the host must provide at `scratch.base`.
+    pub fn scratch_bytes(&self) -> u64 {
+        self.scratch.map_or(0, |s| s.per_lane * self.lanes() as u64 * self.waves_per_group() as u64)
+    }
+}
+
+/// Where and why a dispatch failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DispatchError {
+    pub workgroup: [u32; 3],
+    pub wave: u32,
+    pub pc: u64,
+    /// The instruction at PC, disassembled (when there is one).
+    pub instruction: Option<String>,
+    pub error: ExecError,
+}
+
+impl fmt::Display for DispatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup;
+        write!(f, "workgroup ({x}, {y}, {z}) wave {} at pc {:#x}", self.wave, self.pc)?;
+        if let Some(i) = &self.instruction {
+            write!(f, " ({i})")?;
+        }
+        write!(f, ": {}", self.error)
+    }
+}
+
+impl std::error::Error for DispatchError {}
+
+/// What a dispatch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchStats {
+    pub workgroups: u64,
+    pub waves: u64,
+    /// Instructions executed, summed over waves.
+    pub instructions: u64,
+}
+
+/// Sets up a wave of a workgroup per the ABI subset in the module docs.
+pub fn init_wave(cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_index: u32) -> Wave {
+    let mut w = Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs);
+    w.num_sgprs = cfg.num_sgprs;
+    w.mode = cfg.mode;
+    w.pc = program.base;
+    w.workgroup_id = group;
+    w.wave_in_group = wave_index;
+    w.sgpr[0] = cfg.kernarg_address as u32;
+    w.sgpr[1] = (cfg.kernarg_address >> 32) as u32;
+    for d in 0..cfg.workgroup_id_sgprs.min(3) as usize {
+        w.sgpr[2 + d] = group[d];
+    }
+    let lanes = cfg.lanes();
+    let [sx, sy, _] = cfg.workgroup_size;
+    let total = cfg.workitems_per_group();
+    let mut exec = 0u64;
+    for lane in 0..lanes {
+        let flat = wave_index * lanes + lane;
+        if flat >= total {
+            break;
+        }
+        exec |= 1 << lane;
+        let (x, y, z) = (flat % sx, (flat / sx) % sy, flat / (sx * sy));
+        let l = lane as usize;
+        match cfg.workitem_ids {
+            WorkitemIds::Packed => w.vgpr[l] = x | y << 10 | z << 20,
+            WorkitemIds::Separate => {
+                w.vgpr[l] = x;
+                if cfg.num_vgprs > 2 {
+                    w.vgpr[lanes as usize + l] = y;
+                    w.vgpr[2 * lanes as usize + l] = z;
+                }
+            }
+        }
+    }
+    w.exec = exec;
+    if let Some(s) = cfg.scratch {
+        let base = s.base + wave_index as u64 * s.per_lane * lanes as u64;
+        w.scratch = ScratchInfo { base, per_lane: s.per_lane };
+        w.flat_scratch = base;
+    }
+    w
+}
+
+/// Runs `program` over the grid. Stops at the first error, saying where.
+pub fn dispatch(program: &Program, cfg: &DispatchConfig, mem: &mut dyn Memory) -> Result<DispatchStats, DispatchError> {
+    let mut stats = DispatchStats::default();
+    let mut lds = Lds::new(cfg.lds_size);
+    let waves_per_group = cfg.waves_per_group();
+    for gz in 0..cfg.grid[2] {
+        for gy in 0..cfg.grid[1] {
+            for gx in 0..cfg.grid[0] {
+                let group = [gx, gy, gz];
+                lds.clear();
+                let mut waves: Vec<Wave> = (0..waves_per_group).map(|i| init_wave(cfg, program, group, i)).collect();
+                run_workgroup(program, cfg, &mut waves, mem, &mut lds, group)?;
+                stats.workgroups += 1;
+                stats.waves += waves.len() as u64;
+                stats.instructions += waves.iter().map(|w| w.steps).sum::<u64>();
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Runs the waves of one workgroup to the end, releasing barriers.
+pub fn run_workgroup(program: &Program, cfg: &DispatchConfig, waves: &mut [Wave], mem: &mut dyn Memory, lds: &mut Lds, group: [u32; 3]) -> Result<(), DispatchError> {
+    let fail = |w: &Wave, error: ExecError| DispatchError {
+        workgroup: group,
+        wave: w.wave_in_group,
+        pc: w.pc,
+        instruction: program.instruction_at(w.pc).map(|d| crate::disasm::disassemble(&d.ins)),
+        error,
+    };
+    loop {
+        let mut at_barrier = 0;
+        for w in waves.iter_mut().filter(|w| !w.ended) {
+            match program.run_wave(w, mem, lds, cfg.max_steps_per_wave) {
+                Ok(Flow::Barrier) => at_barrier += 1,
+                Ok(_) => {}
+                Err(e) => return Err(fail(w, e)),
+            }
+        }
+        // Every wave has ended or is waiting at the barrier: release it (or finish).
+        if at_barrier == 0 {
+            return Ok(());
+        }
+    }
+}
