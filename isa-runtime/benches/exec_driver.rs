@@ -1,0 +1,2 @@
+// Placeholder so the manifest parses while exec-core writes this benchmark.
+fn main() {}
