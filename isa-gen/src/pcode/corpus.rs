@@ -7,7 +7,7 @@
 use super::ast::{self, Ast, Span};
 use super::ir::Ir;
 use super::parse::{line_col, parse_entry};
-use super::prose::{failure_cause, prose_line, FailureCause, ProseKind};
+use super::prose::{failure_cause, prose_line, FailureCause, FailurePoint, ProseKind};
 use super::typeck::{typecheck, Context, Level, TypeError};
 use crate::specdir::list_files;
 use crate::Generation;
@@ -256,6 +256,12 @@ pub fn classify(raw: &RawEntry, generation: Option<Generation>) -> Entry {
         .min(lines.len().saturating_sub(1));
     let line_text = lines.get(k).copied().unwrap_or("");
     if let Some(kind) = prose_line(line_text) {
+        // A prose block may begin on lines the parser swallowed before failing
+        // (`CVT_F32_U32` alone parses as the start of an assignment).
+        let mut k = k;
+        while k > 0 && prose_line(lines[k - 1]).is_some() {
+            k -= 1;
+        }
         let rest_is_prose = lines[k..]
             .iter()
             .all(|l| is_comment_or_blank(l) || prose_line(l).is_some());
@@ -285,7 +291,13 @@ pub fn classify(raw: &RawEntry, generation: Option<Generation>) -> Entry {
         .rev()
         .find(|l| !is_comment_or_blank(l))
         .copied();
-    let cause = failure_cause(line_text, previous, &err.found, &err.message);
+    let cause = failure_cause(&FailurePoint {
+        line: line_text,
+        previous,
+        before: &raw.text[..err.offset.min(raw.text.len())],
+        found: &err.found,
+        message: &err.message,
+    });
     let error = Diag {
         level: Level::Error,
         code: "parse".to_string(),

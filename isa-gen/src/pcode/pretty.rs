@@ -86,7 +86,7 @@ fn stmt(out: &mut String, s: &Stmt, depth: usize) {
             } else {
                 op.symbol()
             };
-            let _ = writeln!(out, "{}:{} {sym} {}", place(p), p.ty, expr(value));
+            let _ = writeln!(out, "{} {sym} {}", place(p), expr(value));
         }
         Stmt::Declare { local, .. } => {
             let _ = writeln!(out, "declare {local}");
@@ -144,9 +144,9 @@ fn stmt(out: &mut String, s: &Stmt, depth: usize) {
     }
 }
 
-/// One place, without its type (the statement prints it).
+/// One place; every node shows its type, like expressions.
 pub fn place(p: &Place) -> String {
-    match &p.kind {
+    let body = match &p.kind {
         PlaceKind::Local(n) | PlaceKind::Reg(n) => n.clone(),
         PlaceKind::Element { array, index } | PlaceKind::RegElement { array, index } => {
             format!("{array}[{}]", expr(index))
@@ -155,19 +155,21 @@ pub fn place(p: &Place) -> String {
         PlaceKind::Vgpr { lane, reg } => format!("VGPR[{}][{}]", expr(lane), expr(reg)),
         PlaceKind::Sgpr { reg } => format!("SGPR[{}]", expr(reg)),
         PlaceKind::Field { base, name } => format!("{}.{name}", place(base)),
-        PlaceKind::View { base } => format!("{}.{}", place(base), p.ty),
+        PlaceKind::View { base } => format!("as_{}({})", p.ty, place(base)),
         PlaceKind::Bit { base, index } => format!("{}[{}]", place(base), expr(index)),
         PlaceKind::Slice { base, lo, reversed } => {
             slice_text(&place(base), lo, p.ty.width, *reversed)
         }
         PlaceKind::Lane { base, index } => format!("{}.lane[{}]", place(base), expr(index)),
         PlaceKind::Concat(parts) => {
-            let ps: Vec<String> = parts
-                .iter()
-                .map(|q| format!("{}:{}", place(q), q.ty))
-                .collect();
-            format!("{{ {} }}", ps.join(", "))
+            let ps: Vec<String> = parts.iter().map(place).collect();
+            return format!("{{ {} }}", ps.join(", "));
         }
+    };
+    if matches!(p.kind, PlaceKind::View { .. }) {
+        body
+    } else {
+        format!("{body}:{}", p.ty)
     }
 }
 

@@ -140,7 +140,12 @@ pub fn prose_line(line: &str) -> Option<ProseKind> {
     if code.starts_with("D = A (") || code.starts_with("D = A(") {
         return Some(ProseKind::MatrixNotation);
     }
-    if lower_mnemonic(code) || code == "..." || code.starts_with('<') || is_label(code) {
+    if lower_mnemonic(code)
+        || code == "..."
+        || code.starts_with('<')
+        || is_label(code)
+        || is_bare_mnemonic(code)
+    {
         return Some(ProseKind::AssemblyExample);
     }
     if starts_with_number_key(code) || is_type_annotated(code) || is_heading(code) {
@@ -166,6 +171,20 @@ pub fn prose_line(line: &str) -> Option<ProseKind> {
         return Some(ProseKind::English);
     }
     None
+}
+
+/// `CVT_F32_U32`, `MUL_F32 (2**32 - 1)`: an instruction of an example sequence.
+fn is_bare_mnemonic(code: &str) -> bool {
+    let word: String = code
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let rest = code[word.len()..].trim();
+    word.contains('_')
+        && word.chars().all(|c| !c.is_ascii_lowercase())
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
+        && (rest.is_empty()
+            || rest.starts_with('(') && rest.ends_with(')') && code[word.len()..].starts_with(' '))
 }
 
 fn is_label(code: &str) -> bool {
@@ -212,24 +231,42 @@ fn is_heading(code: &str) -> bool {
             .all(|c| c.is_ascii_alphabetic() || c == ' ')
 }
 
-/// The cause of a parse failure at `line` (the text of the rejected line; `previous` is the
-/// code line before it) in an entry of code.
-pub fn failure_cause(
-    line: &str,
-    previous: Option<&str>,
-    found: &str,
-    message: &str,
-) -> FailureCause {
-    let code = code_part(line).trim_end();
-    if found == "end of entry" && message.contains("expression") {
+/// Where a parse failed, for [`failure_cause`].
+pub struct FailurePoint<'a> {
+    /// The rejected line.
+    pub line: &'a str,
+    /// The code line before it, if any.
+    pub previous: Option<&'a str>,
+    /// The text of the entry before the failure position.
+    pub before: &'a str,
+    /// What the parser found there, and its message.
+    pub found: &'a str,
+    pub message: &'a str,
+}
+
+/// The cause of a parse failure in an entry of code.
+pub fn failure_cause(at: &FailurePoint<'_>) -> FailureCause {
+    let code = code_part(at.line).trim_end();
+    if at.found == "end of entry" && at.message.contains("expression") {
         return FailureCause::Truncated;
     }
-    if previous.is_some_and(|p| {
-        code_part(p)
-            .trim_end()
-            .ends_with(['=', ':', '+', '-', '*', '&', '|', ',', '(', '['])
-    }) {
+    let cut = |l: &str| {
+        let l = code_part(l).trim_end();
+        l.ends_with(['=', ':', '+', '-', '*', '&', '|', ',', '(', '[']) || unbalanced(l)
+    };
+    if at.previous.is_some_and(cut) {
         return FailureCause::Truncated;
+    }
+    // Two plain words in a row (`valid mask`, `x is even`, `jump LABEL`, a bare `nop`).
+    let before = code_part(at.before.lines().last().unwrap_or("")).trim_end();
+    let word_before = before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let word_found = at.found.starts_with(|c: char| c.is_ascii_alphabetic());
+    let previous_word = at
+        .before
+        .trim_end()
+        .ends_with(|c: char| c.is_ascii_alphabetic());
+    if word_found && (word_before || previous_word && before.is_empty()) && !cut(before) {
+        return FailureCause::EnglishPhrase;
     }
     let c_like = code.ends_with('{')
         || code.contains("++")
@@ -283,6 +320,11 @@ mod tests {
             Some(ProseKind::AssemblyExample)
         );
         assert_eq!(prose_line("loop:"), Some(ProseKind::AssemblyExample));
+        assert_eq!(prose_line("CVT_F32_U32"), Some(ProseKind::AssemblyExample));
+        assert_eq!(
+            prose_line("MUL_F32 (2**32 - 1)"),
+            Some(ProseKind::AssemblyExample)
+        );
         assert_eq!(prose_line("0: reserved"), Some(ProseKind::Table));
         assert_eq!(prose_line("0x1f: No swizzle"), Some(ProseKind::Table));
         assert_eq!(
@@ -320,7 +362,16 @@ mod tests {
 
     #[test]
     fn failure_causes_are_explained() {
-        let cause = |line, prev, found, message| failure_cause(line, prev, found, message);
+        let cause = |line, previous, found, message| {
+            let before = "";
+            failure_cause(&FailurePoint {
+                line,
+                previous,
+                before,
+                found,
+                message,
+            })
+        };
         assert_eq!(
             cause(
                 "D.i = (a >= b) ? a :",

@@ -18,7 +18,7 @@
 use super::ast::{self, AssignOp, Ast, BinOp, Half, IntSuffix, LambdaBody, Span, StmtKind, UnOp};
 use super::helpers::{self, Param, Ret};
 use super::ir::*;
-use super::names::{self, NameKind};
+use super::names::{self, NameKind, Width};
 use super::types::{Kind, Ty};
 use crate::Generation;
 use serde::Serialize;
@@ -650,8 +650,22 @@ impl<'a> Checker<'a> {
         TE::fixed(self.view(te.e, ty))
     }
 
+    /// Whether a typed view of register `name` reads as many bits as it names (operands span
+    /// consecutive registers), rather than extending or truncating a fixed-width register.
+    fn sized_by_view(&self, name: &str) -> bool {
+        match self.binding(name) {
+            Some(Binding::Register(_)) => true,
+            Some(Binding::Local { .. }) => false,
+            None => matches!(
+                names::lookup(name),
+                Some(NameKind::Register(Width::Natural) | NameKind::SoftRegister(_))
+            ),
+        }
+    }
+
     fn view(&self, e: Expr, ty: Ty) -> Expr {
         match e.kind {
+            ExprKind::Reg(ref n) if !self.sized_by_view(n) => self.reinterpret(e, ty),
             ExprKind::Reg(_)
             | ExprKind::Mem { .. }
             | ExprKind::Sgpr { .. }
@@ -778,10 +792,17 @@ impl<'a> Checker<'a> {
             } = &base.kind
             {
                 if (4..=16).contains(&ty.width) {
-                    let b = self.expr(reg);
+                    let b = self.expr(reg).e;
+                    // The packed register as raw bits.
+                    let raw = Ty::bits(b.ty.width.max(32));
+                    let b = if is_storage(&b) {
+                        Expr { ty: raw, ..b }
+                    } else {
+                        b
+                    };
                     let i = self.index_expr(index);
                     let kind = ExprKind::Lane {
-                        base: Box::new(b.e),
+                        base: Box::new(b),
                         index: Box::new(i),
                     };
                     return TE::fixed(Expr::new(*ty, kind, span));
@@ -1213,6 +1234,9 @@ impl<'a> Checker<'a> {
         if let Some(te) = self.either_sign(op, lhs, rhs, span) {
             return te;
         }
+        if let Some(te) = self.nan_compare(op, lhs, rhs, span) {
+            return te;
+        }
         let l = self.expr(lhs);
         let r = self.expr(rhs);
         if op.is_comparison() && l.e.ty.is_bool() != r.e.ty.is_bool() {
@@ -1307,6 +1331,61 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// RDNA2's `x == NAN` (`NaN`, `sNaN`) is read as `isNAN(x)` (`isSignalNAN(x)`), with a
+    /// warning: compared as floats, nothing equals a NaN.
+    fn nan_compare(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Option<TE> {
+        if !matches!(op, BinOp::Eq | BinOp::Ne) {
+            return None;
+        }
+        let nan_name = |e: &ast::Expr| match &e.kind {
+            ast::ExprKind::Name(n)
+                if matches!(n.as_str(), "NAN" | "NaN" | "sNaN") && self.binding(n).is_none() =>
+            {
+                Some(n.clone())
+            }
+            _ => None,
+        };
+        let (other, nan) = match (nan_name(lhs), nan_name(rhs)) {
+            (None, Some(n)) => (lhs, n),
+            (Some(n), None) => (rhs, n),
+            _ => return None,
+        };
+        let func = if nan == "sNaN" {
+            "isSignalNAN"
+        } else {
+            "isNAN"
+        };
+        self.warn(
+            "nan-compare",
+            span,
+            format!("`{other} == {nan}` is read as `{func}({other})`"),
+        );
+        let o = self.expr(other);
+        let arg = self.float_arg(o);
+        let test = Expr::new(
+            Ty::BOOL,
+            ExprKind::Call {
+                func: func.to_string(),
+                args: vec![arg],
+            },
+            span,
+        );
+        if op == BinOp::Ne {
+            let kind = ExprKind::Unary {
+                op: UnOp::Not,
+                expr: Box::new(test),
+            };
+            return Some(TE::fixed(Expr::new(Ty::BOOL, kind, span)));
+        }
+        Some(TE::fixed(test))
+    }
+
     /// RDNA2's `x == +-INF` ("either infinity") is read as `abs(x) == INF`, with a warning.
     fn either_sign(
         &mut self,
@@ -1387,7 +1466,14 @@ impl<'a> Checker<'a> {
                 Some(Binding::Register(ty)) => mk(ty, PlaceKind::Reg(n.clone())),
                 None => match names::lookup(n) {
                     Some(NameKind::Register(w)) => {
-                        let ty = value_ty.unwrap_or_else(|| names::register_ty(w, self.natural));
+                        // An operand written whole takes the value's width; a fixed-width
+                        // register keeps its own.
+                        let own = names::register_ty(w, self.natural);
+                        let ty = match (w, value_ty) {
+                            (Width::Natural, Some(v)) => v,
+                            (Width::Fixed(fw), Some(v)) if v.width == fw => v,
+                            _ => own,
+                        };
                         mk(ty, PlaceKind::Reg(n.clone()))
                     }
                     Some(NameKind::SoftRegister(_)) | None => {
@@ -1432,6 +1518,9 @@ impl<'a> Checker<'a> {
                     }
                 };
                 match b.kind {
+                    PlaceKind::Reg(ref n) if !self.sized_by_view(n) => {
+                        mk(*ty, PlaceKind::View { base: Box::new(b) })
+                    }
                     PlaceKind::Reg(_)
                     | PlaceKind::Mem { .. }
                     | PlaceKind::Sgpr { .. }
@@ -2054,7 +2143,7 @@ fn written_bits(target: &ast::Expr) -> Option<(String, u32)> {
         _ => return None,
     };
     match &base.kind {
-        A::Name(n) if (1..=4096).contains(&top) => Some((n.clone(), (top as u32).max(32))),
+        A::Name(n) if (1..=4096).contains(&top) => Some((n.clone(), top as u32)),
         _ => None,
     }
 }
