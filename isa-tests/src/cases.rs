@@ -1,7 +1,7 @@
 //! Test cases generated from a spec: for every form (instruction × encoding × condition), valid
 //! instances with random operand fields.
 
-use isa_runtime::tables::{EncodingInfo, OperandTypeInfo};
+use isa_runtime::tables::{EncodingInfo, FormInfo, OperandInfo, OperandTypeInfo};
 use isa_runtime::{decode, Instruction, IsaSpec};
 
 /// A small deterministic generator (SplitMix64), so every run checks the same cases.
@@ -42,6 +42,8 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         .values
         .iter()
         .filter(|(_, n)| literal_ok || !n.starts_with("SRC_LITERAL"))
+        // M0 is a single 32-bit register: no 64-bit operand starts at it.
+        .filter(|(_, n)| count == 1 || *n != "M0")
         .map(|v| v.0)
         .collect();
     let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
@@ -117,6 +119,71 @@ fn is_operand_field(spec: &IsaSpec, encoding: u16, field: usize) -> bool {
         .any(|f| f.operands.iter().any(|o| o.field == Some(field as u8)))
 }
 
+/// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the VGPR type of the
+/// 8-bit VDST fields, whose `v0` is value 0. In a 9-bit source field, value 0-255 selects scalar
+/// registers and constants and VGPRs are 256 + n, so a VGPR picked from that type is moved up.
+fn vgpr_in_source_field(ty: &OperandTypeInfo, width: u32, value: u64) -> u64 {
+    let vgpr_from_zero = ty.runs.iter().any(|r| r.prefix == "v" && r.first_value == 0);
+    if width == 9 && vgpr_from_zero && value < 256 {
+        value + 256
+    } else {
+        value
+    }
+}
+
+/// Whether an AMD data format holds floating-point values (`FMT_NUM_F32`, `FMT_NUM_PK2_BF16`, ...).
+fn is_float_format(format: &str) -> bool {
+    let name = format.strip_prefix("FMT_NUM_").unwrap_or(format);
+    name.split('_').any(|t| {
+        let t = t.strip_prefix("BF").or_else(|| t.strip_prefix("FP")).or_else(|| t.strip_prefix('F')).unwrap_or("x");
+        t.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Restricts a random value of a vector modifier field to what the modifier can mean, since
+/// LLVM (like the hardware documentation) treats the rest as must-be-zero or reserved:
+/// - NEG/ABS/NEG_HI (one bit per source) and the DPP/SDWA words' `SRCn_NEG`/`SRCn_ABS` are
+///   floating-point input modifiers: only for float sources;
+/// - `SRCn_SEXT` (SDWA) sign-extends an integer source: only for non-float sources;
+/// - CLAMP and OMOD act on a float result (integer clamp exists on a few instructions only, and
+///   the spec does not say which): only when the destination is float;
+/// - SDWA selects have 7 values (BYTE_0..3, WORD_0..1, DWORD) and `DST_UNUSED` 3; the rest is
+///   reserved.
+///
+/// Sources are the form's explicit inputs in spec order (source `n` is the n-th).
+fn vector_modifier_value(form: &FormInfo, field: &str, random: u64) -> u64 {
+    let sources: Vec<&OperandInfo> =
+        form.operands.iter().filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output).collect();
+    let float_source = |n: usize| sources.get(n).is_some_and(|o| is_float_format(o.data_format));
+    let int_source = |n: usize| sources.get(n).is_some_and(|o| !is_float_format(o.data_format));
+    let float_dest = form.operands.iter().find(|o| o.output && !o.implicit).is_some_and(|o| is_float_format(o.data_format));
+    let per_source = |keep: &dyn Fn(usize) -> bool| (0..3).filter(|&n| keep(n)).fold(0u64, |m, n| m | 1 << n);
+    let source_index = |f: &str| f.as_bytes().get(3).map(|c| (c.wrapping_sub(b'0')) as usize);
+    match field {
+        "NEG" | "ABS" | "NEG_HI" => random & per_source(&float_source),
+        "SRC0_NEG" | "SRC0_ABS" | "SRC1_NEG" | "SRC1_ABS" | "SRC2_NEG" | "SRC2_ABS" => {
+            if source_index(field).is_some_and(float_source) {
+                random
+            } else {
+                0
+            }
+        }
+        "SRC0_SEXT" | "SRC1_SEXT" | "SRC2_SEXT" => {
+            if source_index(field).is_some_and(int_source) {
+                random
+            } else {
+                0
+            }
+        }
+        "CLAMP" | "OMOD" if !float_dest => 0,
+        // SDWA fields of a second source the form does not have are must-be-zero.
+        "SRC1_SEL" | "S1" if sources.len() < 2 => 0,
+        "DST_SEL" | "SRC0_SEL" | "SRC1_SEL" => random % 7,
+        "DST_UNUSED" => random % 3,
+        _ => random,
+    }
+}
+
 /// One random instance of a form. Fields that hold operands in other forms of the encoding but
 /// not in this one stay zero (hardware and LLVM treat them as must-be-zero); modifier fields
 /// (never operands) stay zero on the first attempt and are random half of the time after.
@@ -135,11 +202,16 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
             _ if hint.is_some() => hint.unwrap_or_default(),
             _ if field.name.starts_with("LITERAL") => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
-                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => random_value(rng, ty, o.size, has_literal)?,
+                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
+                    vgpr_in_source_field(ty, field.width(), random_value(rng, ty, o.size, has_literal)?)
+                }
                 _ => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
             },
             None if plain || rng.chance(50) || is_operand_field(spec, f.encoding, k) => 0,
-            None => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+            None => {
+                let random = rng.next_u64() & ((1u64 << field.width().min(63)) - 1);
+                vector_modifier_value(f, field.name, random)
+            }
         };
         if !ins.set_field(k, value) {
             return None;
