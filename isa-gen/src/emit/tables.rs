@@ -125,7 +125,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
         }
     });
 
-    let operand_types = spec.operand_types.iter().map(|t| operand_type_info(t));
+    let operand_types = spec.operand_types.iter().map(operand_type_info);
     let n_skipped = skipped.len();
     let skipped = skipped.iter().map(|(what, why)| quote! { (#what, #why) });
     let n_enc = spec.encodings.len();
@@ -200,11 +200,14 @@ fn split_register(name: &str) -> Option<(&str, u32)> {
 /// Splits an operand type's values into register runs and other named values. Runs are
 /// rebuilt between their listed members: excerpts of AMD's files may omit the middle of a run
 /// (`s0`, then `s35`, with values 0 and 35), which the full files list one by one.
-pub(crate) fn runs_and_values(t: &OperandType) -> (Vec<(String, i64, u32, u32)>, Vec<(i64, String)>) {
+/// A register run: prefix, first value, first register index, count.
+type Run = (String, i64, u32, u32);
+
+pub(crate) fn runs_and_values(t: &OperandType) -> (Vec<Run>, Vec<(i64, String)>) {
     let mut vals: Vec<(i64, &str)> = t.predefined_values.iter().map(|v| (v.value, v.name.as_str())).collect();
     vals.sort_by_key(|v| v.0);
     vals.dedup_by_key(|v| v.0);
-    let mut runs: Vec<(String, i64, u32, u32)> = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     let mut named = Vec::new();
     for (value, name) in vals {
         if let Some((prefix, index)) = split_register(name) {

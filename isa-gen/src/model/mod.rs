@@ -314,7 +314,7 @@ impl Spec {
             .instructions
             .get(&upper)
             .map(|&i| &self.instructions[i])
-            .or_else(|| self.instructions.iter().find(|i| i.aliases.iter().any(|a| *a == upper)))
+            .or_else(|| self.instructions.iter().find(|i| i.aliases.contains(&upper)))
     }
 
     pub fn data_format(&self, name: &str) -> Option<&xml::DataFormat> {
