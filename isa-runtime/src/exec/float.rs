@@ -289,11 +289,13 @@ pub struct Flags {
 /// `sticky` (bits beyond `mag` were nonzero) and `δ = 0` otherwise. The core of every
 /// conversion and of the software square root.
 pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sticky: bool, rounding: Rounding, overflow: Overflow) -> (u64, Flags) {
-    let sign_bits = if sign && fmt.nonfinite != NonFinite::NegZeroNan { fmt.sign_bit() } else { 0 };
+    let sign_bits = if sign { fmt.sign_bit() } else { 0 };
+    // Formats whose −0 pattern is their NaN have only +0.
+    let zero = if fmt.nonfinite == NonFinite::NegZeroNan { 0 } else { sign_bits };
     let mut flags = Flags::default();
     if mag == 0 {
         if !sticky {
-            return (sign_bits, flags);
+            return (zero, flags);
         }
         // Only a tail below `mag`'s unit: stand in a tiny nonzero value far below the format.
         mag = 1;
@@ -368,7 +370,7 @@ pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sti
         return (bits, flags);
     }
     if q == 0 {
-        return (sign_bits, flags);
+        return (zero, flags);
     }
     (sign_bits | (biased as u64) << fmt.man_bits | man, flags)
 }

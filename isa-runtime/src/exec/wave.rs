@@ -380,6 +380,19 @@ impl Decoded {
         })
     }
 
+    /// The index of the operand stored in encoding field `field` (`"SRC0"`, `"VDST"`).
+    pub fn operand_index(&self, field: &str) -> Option<usize> {
+        let enc = self.ins.encoding();
+        self.ins.form_info().operands.iter().position(|o| o.field.is_some_and(|f| enc.fields[f as usize].name == field))
+    }
+
+    /// The operand stored in encoding field `field`.
+    pub fn src_of(&self, field: &str) -> Result<Src, ExecError> {
+        self.operand_index(field)
+            .map(|i| self.operands[i])
+            .ok_or_else(|| ExecError::illegal(field, format!("{} has no operand in field {field}", self.ins.info().name)))
+    }
+
     /// The mnemonic (for error messages).
     pub fn mnemonic(&self) -> &'static str {
         self.ins.info().mnemonic
