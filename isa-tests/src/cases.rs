@@ -42,6 +42,8 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         .values
         .iter()
         .filter(|(_, n)| literal_ok || !n.starts_with("SRC_LITERAL"))
+        // A register pair is named by its low half; `VCC_HI` cannot start one.
+        .filter(|(_, n)| count == 1 || !n.ends_with("_HI"))
         // M0 is a single 32-bit register: no 64-bit operand starts at it.
         .filter(|(_, n)| count == 1 || *n != "M0")
         .map(|v| v.0)
@@ -111,12 +113,71 @@ pub fn generate(spec: &'static IsaSpec, per_form: usize, seed: u64) -> (Vec<Inst
     (out, stats)
 }
 
-/// Whether some form of the spec uses field `field` of encoding `encoding` as an operand.
+/// Whether field `field` of encoding `encoding` holds an operand in some form: of this spec, or
+/// of an encoding with the same name in another known spec. A spec excerpt may hold only some
+/// instructions of an encoding (AMD's RDNA 1 excerpt has no DS instruction with a DATA1
+/// operand), and a register field stays a register field from one generation to the next.
 fn is_operand_field(spec: &IsaSpec, encoding: u16, field: usize) -> bool {
+    let enc = &spec.encodings[encoding as usize];
     spec.forms
         .iter()
         .filter(|f| f.encoding == encoding)
         .any(|f| f.operands.iter().any(|o| o.field == Some(field as u8)))
+        || operand_fields_by_name().contains(&(enc.name, enc.fields[field].name))
+}
+
+/// (encoding name, field name) of every field that holds an operand in some form of a known
+/// spec (AMD's generations compiled in and the project's fixtures).
+fn operand_fields_by_name() -> &'static std::collections::HashSet<(&'static str, &'static str)> {
+    static SET: std::sync::OnceLock<std::collections::HashSet<(&'static str, &'static str)>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut specs = isa_runtime::specs();
+        specs.extend(isa_runtime::fixtures::specs());
+        let mut set = std::collections::HashSet::new();
+        for s in specs {
+            for f in s.forms {
+                let enc = &s.encodings[f.encoding as usize];
+                for o in f.operands.iter().filter_map(|o| o.field) {
+                    set.insert((enc.name, enc.fields[o as usize].name));
+                }
+            }
+        }
+        set
+    })
+}
+
+/// Field values LLVM requires of some memory instructions, which AMD's spec does not state:
+/// - the global wave sync (`DS_GWS_*`) instructions and `DS_ORDERED_COUNT` only exist on GDS,
+///   so LLVM decodes them only with GDS set; the lane permutes (`DS_PERMUTE_*`,
+///   `DS_BPERMUTE_*`) access no memory and have no GDS form;
+/// - the CDNA ACC bit says which register file the form's VGPR operands are in; LLVM takes it
+///   from those operands, so a form without VGPR operands has it zero.
+fn required_memory_field(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
+    let instruction = spec.instructions[form.instruction as usize].name;
+    let has_vgpr_operand = || {
+        form.operands.iter().filter(|o| o.field.is_some()).any(|o| {
+            o.operand_type.is_some_and(|t| spec.operand_types[t as usize].runs.iter().any(|r| r.prefix == "v"))
+        })
+    };
+    match field {
+        "GDS" if instruction.starts_with("DS_GWS_") || instruction == "DS_ORDERED_COUNT" => Some(1),
+        "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
+        "ACC" if !has_vgpr_operand() => Some(0),
+        // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
+        // (or all ones on generations without NULL).
+        "SADDR" => Some(null_register(spec).unwrap_or(0x7f)),
+        // LDS selects the LDS-DMA loads, separate instructions (`*_LDS_*`) in LLVM.
+        "LDS" if !instruction.contains("_LDS") => Some(0),
+        // SVE says a scratch access has a VGPR offset; other segments have it zero.
+        "SVE" if !spec.encodings[form.encoding as usize].name.contains("SCRATCH") => Some(0),
+        _ => None,
+    }
+}
+
+/// The value of the NULL scalar register in this generation, if it has one.
+fn null_register(spec: &IsaSpec) -> Option<u64> {
+    spec.operand_types.iter().flat_map(|t| t.values.iter()).find(|v| v.1 == "NULL").map(|v| v.0 as u64)
 }
 
 /// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the VGPR type of the
@@ -198,8 +259,10 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
         }
         let operand = f.operands.iter().find(|o| o.field == Some(k as u8));
         let hint = f.hints.iter().find(|h| h.0 as usize == k).map(|h| h.1 as u64);
+        let required = required_memory_field(spec, f, field.name);
         let value = match operand {
             _ if hint.is_some() => hint.unwrap_or_default(),
+            None if required.is_some() => required.unwrap_or_default(),
             _ if field.name.starts_with("LITERAL") => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
                 Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {

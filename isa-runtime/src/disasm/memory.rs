@@ -124,10 +124,54 @@ fn print_ds(p: &mut Printer) {
     }
 }
 
-/// Whether a SADDR value means "no scalar address" (LLVM's `off`): AMD's NULL register
-/// (RDNA), or the all-ones field value (CDNA, where the field has no NULL).
-fn saddr_is_off(o: &DecodedOperand) -> bool {
-    matches!(o.value, Operand::Named(n) if n.eq_ignore_ascii_case("NULL")) || o.raw == 0x7f
+/// The address space of a FLAT-family instruction: from its name (`GLOBAL_LOAD_B32`), which
+/// is what LLVM's syntax follows, else from the encoding's name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Segment {
+    Flat,
+    Global,
+    Scratch,
+}
+
+fn segment(name: &str, family: Family) -> Segment {
+    if name.starts_with("GLOBAL_") {
+        Segment::Global
+    } else if name.starts_with("SCRATCH_") {
+        Segment::Scratch
+    } else if name.starts_with("FLAT_") {
+        Segment::Flat
+    } else {
+        match family {
+            Family::FlatGlobal => Segment::Global,
+            Family::FlatScratch => Segment::Scratch,
+            _ => Segment::Flat,
+        }
+    }
+}
+
+/// How the SADDR field reads: a register, LLVM's `off` (no scalar base), or, for scratch on
+/// generations with a NULL register but no SVE bit (RDNA 1/2), all ones: no scalar base and
+/// no VGPR offset either (LLVM's "ST" mode, `off, off`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Saddr {
+    Reg,
+    Off,
+    NeitherAddress,
+}
+
+fn saddr_kind(p: &Printer, o: &DecodedOperand) -> Saddr {
+    if matches!(o.value, Operand::Named(n) if n.eq_ignore_ascii_case("NULL")) {
+        return Saddr::Off;
+    }
+    let ty_has_null = o.info.operand_type.is_some_and(|t| {
+        p.ins.spec.operand_types[t as usize].values.iter().any(|v| v.1.eq_ignore_ascii_case("NULL"))
+    });
+    match o.raw {
+        // All ones: `off` on CDNA (no NULL register); on RDNA 1/2 scratch, the ST mode.
+        0x7f if !ty_has_null => Saddr::Off,
+        0x7f => Saddr::NeitherAddress,
+        _ => Saddr::Reg,
+    }
 }
 
 /// Sign-extends the low `bits` bits of `v`.
@@ -147,9 +191,17 @@ fn atomic_returns(p: &Printer) -> bool {
 
 fn print_flat(p: &mut Printer, family: Family) {
     let name = p.ins.info().name;
+    let seg = segment(name, family);
     let atomic = name.contains("_ATOMIC_");
-    let saddr = p.op_in("SADDR");
-    let saddr_off = saddr.as_ref().is_none_or(saddr_is_off);
+    let saddr = p.op_in("SADDR").map_or(Saddr::Off, |o| saddr_kind(p, &o));
+    let has_saddr_operand = p.op_in("SADDR").is_some();
+    // Whether the VGPR address/offset is in use. Scratch says so with its SVE bit (RDNA 3 on,
+    // CDNA 3); before that, a scratch access uses the VGPR exactly when it has no scalar base.
+    let vaddr_used = match (seg, p.field("SVE")) {
+        (Segment::Scratch, Some(sve)) => sve == 1,
+        (Segment::Scratch, None) => saddr == Saddr::Off,
+        _ => true,
+    };
     p.mnemonic();
     let enc = p.ins.encoding();
     for o in p.explicit() {
@@ -157,15 +209,19 @@ fn print_flat(p: &mut Printer, family: Family) {
         match field {
             "VDST" if atomic && !atomic_returns(p) => continue,
             "ADDR" | "VADDR" => {
+                if !vaddr_used {
+                    p.operand("off");
+                    continue;
+                }
                 // With a scalar base the VGPR is a 32-bit offset; without, a 64-bit address
-                // (GLOBAL, FLAT) or a 32-bit scratch offset.
+                // (GLOBAL, FLAT) or a 32-bit offset (scratch).
                 if let Operand::Reg { file, first, count } = o.value {
-                    let count = if family == Family::FlatGlobal && !saddr_off { 1 } else { count };
-                    p.operand(&reg_text(file, first, count));
+                    let offset_only = seg == Segment::Scratch || (has_saddr_operand && saddr == Saddr::Reg);
+                    p.operand(&reg_text(file, first, if offset_only { 1 } else { count }));
                     continue;
                 }
             }
-            "SADDR" if saddr_off => {
+            "SADDR" if saddr != Saddr::Reg => {
                 p.operand("off");
                 continue;
             }
@@ -174,13 +230,16 @@ fn print_flat(p: &mut Printer, family: Family) {
         let t = mem_operand_text(p, &o);
         p.operand(&t);
     }
-    print_flat_offset(p, family);
-    print_cache_policy(p);
+    print_flat_offset(p, seg);
+    if p.field("SCALE_OFFSET") == Some(1) {
+        p.modifier("scale_offset");
+    }
+    print_cache_policy(p, atomic, name.contains("_STORE"));
 }
 
 /// ` offset:N`: signed for GLOBAL and SCRATCH (and every FLAT from RDNA 4 on, whose offset is
 /// 24 bits), unsigned for the FLAT segment before that.
-fn print_flat_offset(p: &mut Printer, family: Family) {
+fn print_flat_offset(p: &mut Printer, seg: Segment) {
     let enc = p.ins.encoding();
     let Some(field) = enc.fields.iter().find(|f| f.name == "OFFSET" || f.name == "IOFFSET") else {
         return;
@@ -190,31 +249,303 @@ fn print_flat_offset(p: &mut Printer, family: Family) {
         return;
     }
     let width = field.width();
-    let signed = family != Family::Flat || width >= 24;
+    let signed = seg != Segment::Flat || width >= 24;
     let text = if signed { sign_extend(raw, width).to_string() } else { raw.to_string() };
     p.modifier(&format!("offset:{text}"));
 }
 
-/// The cache-policy bits as LLVM prints them: `glc slc dlc` (RDNA 1-3), `sc0 nt sc1` (CDNA 3),
-/// `glc slc scc` (CDNA 2), `th:... scope:...` (RDNA 4 and later); then `lds`, `nv`.
-fn print_cache_policy(p: &mut Printer) {
-    for (field, text) in [
-        ("GLC", "glc"),
-        ("SC0", "sc0"),
-        ("SLC", "slc"),
-        ("NT", "nt"),
-        ("DLC", "dlc"),
-        ("SCC", "scc"),
-        ("SC1", "sc1"),
-    ] {
-        if p.field(field) == Some(1) {
-            p.modifier(text);
+/// The cache-policy bits as LLVM prints them: `glc slc dlc` (RDNA 1-3), `glc slc scc` (CDNA 2),
+/// `sc0 nt sc1` (CDNA 3), or, from RDNA 4 on, the temporal hint and scope
+/// (`th:TH_LOAD_NT scope:SCOPE_SE`), then `nv`.
+fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
+    if let Some(th) = p.field("TH") {
+        let scope = p.field("SCOPE").unwrap_or(0);
+        if th != 0 {
+            let hint = temporal_hint_text(th, scope, atomic, store);
+            p.modifier(&format!("th:{hint}"));
         }
-    }
-    if p.field("LDS") == Some(1) {
-        p.modifier("lds");
+        if scope != 0 {
+            p.modifier(&format!("scope:{}", ["", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"][scope as usize & 3]));
+        }
+    } else {
+        for (field, text) in [
+            ("GLC", "glc"),
+            ("SC0", "sc0"),
+            ("SLC", "slc"),
+            ("NT", "nt"),
+            ("DLC", "dlc"),
+            ("SCC", "scc"),
+            ("SC1", "sc1"),
+        ] {
+            if p.field(field) == Some(1) {
+                p.modifier(text);
+            }
+        }
     }
     if p.field("NV") == Some(1) {
         p.modifier("nv");
+    }
+}
+
+/// LLVM's name of a 3-bit temporal hint (RDNA 4 and later). For atomics the bits are flags:
+/// 1 = return the pre-op value, 2 = non-temporal, 4 = cascade (named at device or system
+/// scope only). For loads and stores they are one of eight policies; value 3 reads as
+/// BYPASS at system scope, else LU (loads) or RT_WB (stores).
+fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String {
+    const SCOPE_DEV: u64 = 2;
+    if atomic {
+        let name = if th & 4 != 0 {
+            if scope >= SCOPE_DEV {
+                (if th & 2 != 0 { "CASCADE_NT" } else { "CASCADE_RT" }).to_string()
+            } else {
+                format!("{th:#x}")
+            }
+        } else if th & 2 != 0 {
+            (if th & 1 != 0 { "NT_RETURN" } else { "NT" }).to_string()
+        } else if th & 1 != 0 {
+            "RETURN".to_string()
+        } else {
+            format!("{th:#x}")
+        };
+        return format!("TH_ATOMIC_{name}");
+    }
+    if !store && th == 7 {
+        // Reserved for loads; LLVM prints the number.
+        return format!("{th:#x}");
+    }
+    let kind = if store { "TH_STORE_" } else { "TH_LOAD_" };
+    let name = match th {
+        1 => "NT",
+        2 => "HT",
+        3 if scope == 3 => "BYPASS",
+        3 if store => "RT_WB",
+        3 => "LU",
+        4 => "NT_RT",
+        5 => "RT_NT",
+        6 => "NT_HT",
+        _ => "NT_WB",
+    };
+    format!("{kind}{name}")
+}
+
+#[cfg(test)]
+mod tests {
+    //! The expected texts are what llvm-mc 22 prints for the same bytes (gfx1250), checked by
+    //! hand; the conformance harness cannot reach these forms, since no spec excerpt has them.
+    use super::*;
+    use crate::tables::{
+        EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo, RangeInfo,
+        ValueRun,
+    };
+    use crate::{DecodeErrorKind, Instruction};
+
+    macro_rules! field {
+        ($name:literal, $offset:literal, $count:literal) => {
+            FieldInfo {
+                name: $name,
+                ranges: &[RangeInfo { offset: $offset, count: $count, pad_bits: 0, pad_value: 0 }],
+                conditional: false,
+            }
+        };
+    }
+
+    // The 96-bit FLAT encoding of the CDNA 5 excerpt (ENC_VFLAT), field by field.
+    const SADDR: u8 = 0;
+    const VDST: u8 = 4;
+    const VSRC: u8 = 9;
+    const VADDR: u8 = 10;
+    static FIELDS: [FieldInfo; 12] = [
+        field!("SADDR", 0, 7),
+        field!("NV", 7, 1),
+        field!("OP", 14, 8),
+        field!("ENCODING", 24, 8),
+        field!("VDST", 32, 8),
+        field!("SCALE_OFFSET", 48, 1),
+        field!("SVE", 49, 1),
+        field!("SCOPE", 50, 2),
+        field!("TH", 52, 3),
+        field!("VSRC", 55, 8),
+        field!("VADDR", 64, 8),
+        field!("IOFFSET", 72, 24),
+    ];
+    static ENCODINGS: [EncodingInfo; 1] =
+        [EncodingInfo { name: "ENC_VFLAT", order: 0, bits: 96, mask: 0, fixed: 0, fields: &FIELDS, op_field: Some(2) }];
+    const VGPR: u16 = 0;
+    const SREG: u16 = 1;
+    static TYPES: [OperandTypeInfo; 2] = [
+        OperandTypeInfo {
+            name: "OPR_VGPR",
+            runs: &[ValueRun { prefix: "v", first_value: 0, first_index: 0, count: 256 }],
+            values: &[],
+            fields: &[],
+            subtypes: &[],
+        },
+        OperandTypeInfo {
+            name: "OPR_SREG",
+            runs: &[ValueRun { prefix: "s", first_value: 0, first_index: 0, count: 106 }],
+            values: &[(106, "VCC_LO"), (124, "NULL")],
+            fields: &[],
+            subtypes: &[],
+        },
+    ];
+
+    const fn op(field: u8, ty: u16, size: u16, output: bool) -> OperandInfo {
+        OperandInfo {
+            field: Some(field),
+            operand_type: Some(ty),
+            data_format: "FMT_NUM_B32",
+            size,
+            input: !output,
+            output,
+            implicit: false,
+            binary_required: true,
+        }
+    }
+
+    macro_rules! instruction {
+        ($name:literal, $form:literal) => {
+            InstructionInfo { name: $name, mnemonic: $name, aliases: &[], flags: 0, forms: &[$form] }
+        };
+    }
+    static INSTRUCTIONS: [InstructionInfo; 5] = [
+        instruction!("GLOBAL_LOAD_B32", 0),
+        instruction!("GLOBAL_STORE_B32", 1),
+        instruction!("GLOBAL_ATOMIC_ADD_U32", 2),
+        instruction!("SCRATCH_LOAD_B32", 3),
+        instruction!("FLAT_LOAD_B32", 4),
+    ];
+    macro_rules! form {
+        ($instruction:literal, $operands:expr) => {
+            FormInfo { instruction: $instruction, encoding: 0, opcode: 0, condition: "default", operands: $operands, hints: &[] }
+        };
+    }
+    static FORMS: [FormInfo; 5] = [
+        form!(0, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false), op(SADDR, SREG, 64, false)]),
+        form!(1, &[op(VADDR, VGPR, 64, false), op(VSRC, VGPR, 32, false), op(SADDR, SREG, 64, false)]),
+        form!(
+            2,
+            &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false), op(VSRC, VGPR, 32, false), op(SADDR, SREG, 64, false)]
+        ),
+        form!(3, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 32, false), op(SADDR, SREG, 32, false)]),
+        form!(4, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false)]),
+    ];
+    fn no_decoder(_: &[u8]) -> Result<(u16, u128), DecodeErrorKind> {
+        Err(DecodeErrorKind::UnknownEncoding { word: 0 })
+    }
+    static SPEC: IsaSpec = IsaSpec {
+        generation: "test",
+        architecture_name: "test",
+        release_date: "",
+        schema_version: "",
+        source_file: "",
+        llvm_mcpu: "gfx1250",
+        wave64: false,
+        encodings: &ENCODINGS,
+        instructions: &INSTRUCTIONS,
+        forms: &FORMS,
+        operand_types: &TYPES,
+        decode_form: no_decoder,
+        skipped: &[],
+    };
+
+    fn text(form: u16, bytes: [u8; 12]) -> String {
+        let mut b = [0u8; 16];
+        b[..12].copy_from_slice(&bytes);
+        super::super::disassemble(&Instruction { spec: &SPEC, form, bits: u128::from_le_bytes(b) })
+    }
+
+    #[test]
+    fn global_with_and_without_scalar_base() {
+        assert_eq!(
+            text(0, [0x82, 0x00, 0x05, 0xee, 0x01, 0x00, 0x15, 0x00, 0x02, 0xf0, 0xff, 0xff]),
+            "GLOBAL_LOAD_B32 v1, v2, s[2:3] offset:-16 scale_offset th:TH_LOAD_NT scope:SCOPE_SE nv"
+        );
+        assert_eq!(
+            text(0, [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x70, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            "GLOBAL_LOAD_B32 v1, v[2:3], off th:0x7"
+        );
+        assert_eq!(
+            text(0, [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x30, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            "GLOBAL_LOAD_B32 v1, v[2:3], off th:TH_LOAD_LU"
+        );
+        assert_eq!(
+            text(1, [0x7c, 0x80, 0x06, 0xee, 0x00, 0x00, 0xbc, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            "GLOBAL_STORE_B32 v[2:3], v1, off th:TH_STORE_BYPASS scope:SCOPE_SYS"
+        );
+    }
+
+    #[test]
+    fn atomics_print_their_destination_only_when_returning() {
+        assert_eq!(
+            text(2, [0x04, 0x40, 0x0d, 0xee, 0x00, 0x00, 0x9c, 0x00, 0x02, 0x00, 0x00, 0x80]),
+            "GLOBAL_ATOMIC_ADD_U32 v0, v2, v1, s[4:5] offset:-8388608 th:TH_ATOMIC_RETURN scope:SCOPE_SYS"
+        );
+        assert_eq!(
+            text(2, [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0xc8, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            "GLOBAL_ATOMIC_ADD_U32 v[2:3], v1, off th:TH_ATOMIC_CASCADE_RT scope:SCOPE_DEV"
+        );
+        assert_eq!(
+            text(2, [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0x40, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            "GLOBAL_ATOMIC_ADD_U32 v[2:3], v0, off th:TH_ATOMIC_0x4"
+        );
+    }
+
+    #[test]
+    fn scratch_uses_its_vgpr_offset_only_with_sve() {
+        assert_eq!(
+            text(3, [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x03, 0x00, 0x02, 0x04, 0x00, 0x00]),
+            "SCRATCH_LOAD_B32 v1, v2, s2 offset:4 scale_offset"
+        );
+        assert_eq!(
+            text(3, [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00]),
+            "SCRATCH_LOAD_B32 v1, off, s2 offset:4"
+        );
+        assert_eq!(
+            text(3, [0x7c, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+            "SCRATCH_LOAD_B32 v1, off, off"
+        );
+    }
+
+    #[test]
+    fn flat_offsets_are_signed_24_bit_from_rdna4_on() {
+        assert_eq!(
+            text(4, [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xf8, 0xff, 0xff]),
+            "FLAT_LOAD_B32 v1, v[2:3] offset:-8"
+        );
+        assert_eq!(
+            text(4, [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xff, 0xff, 0x7f]),
+            "FLAT_LOAD_B32 v1, v[2:3] offset:8388607"
+        );
+    }
+
+    #[test]
+    fn swizzle_patterns() {
+        // (offset, LLVM's text), from llvm-mc for gfx908/gfx1010/gfx1100.
+        for (imm, want) in [
+            (0xe000, "swizzle(FFT,0)"),
+            (0xe0ff, "swizzle(FFT,31)"),
+            (0xc001, "swizzle(ROTATE,0,0)"),
+            (0xd7ff, "swizzle(ROTATE,1,31)"),
+            (0xc3e0, "swizzle(ROTATE,0,31)"),
+            (0x9000, "36864"),
+            (0x8100, "33024"),
+            (0x80e4, "swizzle(QUAD_PERM,0,1,2,3)"),
+            (0x001f, "swizzle(BITMASK_PERM,\"ppppp\")"),
+            (0x041f, "swizzle(SWAP,1)"),
+            (0x03e0, "swizzle(BROADCAST,32,31)"),
+            (0x00d3, "swizzle(BITMASK_PERM,\"p011p\")"),
+            (0x4264, "swizzle(BITMASK_PERM,\"00p11\")"),
+        ] {
+            assert_eq!(swizzle_text(imm), want, "offset {imm:#x}");
+        }
+    }
+
+    #[test]
+    fn two_offset_ds_instructions() {
+        assert!(ds_has_two_offsets("DS_WRITE2ST64_B32"));
+        assert!(ds_has_two_offsets("DS_LOAD_2ADDR_B64"));
+        assert!(ds_has_two_offsets("DS_STOREXCHG_2ADDR_STRIDE64_RTN_B32"));
+        assert!(!ds_has_two_offsets("DS_WRITE_B32"));
+        assert!(!ds_has_two_offsets("DS_WRITE_B128"));
     }
 }
