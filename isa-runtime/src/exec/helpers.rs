@@ -53,18 +53,15 @@ pub const HELPERS: &[HelperInfo] = &[
     h("sqrt", "sqrt", true),
     h("trunc", "trunc", true),
     h("floor", "floor", true),
-    h("ceil", "ceil", true),
     h("fract", "fract", true),
     h("ldexp", "ldexp", true),
     h("sin", "sin", true),
     h("cos", "cos", true),
     h("log2", "log2", true),
-    h("exp", "exp2", true),
     h("pow", "pow", true),
     h("min", "min", false),
     h("max", "max", false),
     h("MIN", "min", false),
-    h("MAX", "max", false),
     // Integers and bits.
     h("signext", "signext", false),
     h("signext_from_bit", "signext_from_bit", false),
@@ -74,6 +71,8 @@ pub const HELPERS: &[HelperInfo] = &[
     h("reverse_bits", "reverse_bits", false),
     h("TwosComplement", "twos_complement", false),
     h("sat8", "sat8", false),
+    h("ABSDIFF", "absdiff", false),
+    h("byte_permute", "byte_permute", false),
     // Conversions.
     h("f16_to_f32", "f16_to_f32", true),
     h("f32_to_f16", "f32_to_f16", true),
@@ -106,6 +105,52 @@ pub const HELPERS: &[HelperInfo] = &[
     h("bf8_to_f32", "bf8_to_f32", false),
     h("f32_to_fp8", "f32_to_fp8", true),
     h("f32_to_bf8", "f32_to_bf8", true),
+    // OCP MX scaled conversions (CDNA4): the scale is an E8M0 exponent, 2^(scale - 127).
+    h("fp8_to_f32_scale", "fp8_to_f32_scale", true),
+    h("f32_to_fp8_scale", "f32_to_fp8_scale", true),
+    h("f32_to_fp8_sr_scale", "f32_to_fp8_sr_scale", true),
+    h("fp8_to_f16_scale", "fp8_to_f16_scale", true),
+    h("f16_to_fp8_scale", "f16_to_fp8_scale", true),
+    h("f16_to_fp8_sr_scale", "f16_to_fp8_sr_scale", true),
+    h("fp8_to_bf16_scale", "fp8_to_bf16_scale", true),
+    h("bf16_to_fp8_scale", "bf16_to_fp8_scale", true),
+    h("bf16_to_fp8_sr_scale", "bf16_to_fp8_sr_scale", true),
+    h("bf8_to_f32_scale", "bf8_to_f32_scale", true),
+    h("f32_to_bf8_scale", "f32_to_bf8_scale", true),
+    h("f32_to_bf8_sr_scale", "f32_to_bf8_sr_scale", true),
+    h("bf8_to_f16_scale", "bf8_to_f16_scale", true),
+    h("f16_to_bf8_scale", "f16_to_bf8_scale", true),
+    h("f16_to_bf8_sr_scale", "f16_to_bf8_sr_scale", true),
+    h("bf8_to_bf16_scale", "bf8_to_bf16_scale", true),
+    h("bf16_to_bf8_scale", "bf16_to_bf8_scale", true),
+    h("bf16_to_bf8_sr_scale", "bf16_to_bf8_sr_scale", true),
+    h("fp6_to_f32_scale", "fp6_to_f32_scale", true),
+    h("f32_to_fp6_scale", "f32_to_fp6_scale", true),
+    h("f32_to_fp6_sr_scale", "f32_to_fp6_sr_scale", true),
+    h("fp6_to_f16_scale", "fp6_to_f16_scale", true),
+    h("f16_to_fp6_scale", "f16_to_fp6_scale", true),
+    h("f16_to_fp6_sr_scale", "f16_to_fp6_sr_scale", true),
+    h("fp6_to_bf16_scale", "fp6_to_bf16_scale", true),
+    h("bf16_to_fp6_scale", "bf16_to_fp6_scale", true),
+    h("bf16_to_fp6_sr_scale", "bf16_to_fp6_sr_scale", true),
+    h("bf6_to_f32_scale", "bf6_to_f32_scale", true),
+    h("f32_to_bf6_scale", "f32_to_bf6_scale", true),
+    h("f32_to_bf6_sr_scale", "f32_to_bf6_sr_scale", true),
+    h("bf6_to_f16_scale", "bf6_to_f16_scale", true),
+    h("f16_to_bf6_scale", "f16_to_bf6_scale", true),
+    h("f16_to_bf6_sr_scale", "f16_to_bf6_sr_scale", true),
+    h("bf6_to_bf16_scale", "bf6_to_bf16_scale", true),
+    h("bf16_to_bf6_scale", "bf16_to_bf6_scale", true),
+    h("bf16_to_bf6_sr_scale", "bf16_to_bf6_sr_scale", true),
+    h("fp4_to_f32_scale", "fp4_to_f32_scale", true),
+    h("f32_to_fp4_scale", "f32_to_fp4_scale", true),
+    h("f32_to_fp4_sr_scale", "f32_to_fp4_sr_scale", true),
+    h("fp4_to_f16_scale", "fp4_to_f16_scale", true),
+    h("f16_to_fp4_scale", "f16_to_fp4_scale", true),
+    h("f16_to_fp4_sr_scale", "f16_to_fp4_sr_scale", true),
+    h("fp4_to_bf16_scale", "fp4_to_bf16_scale", true),
+    h("bf16_to_fp4_scale", "bf16_to_fp4_scale", true),
+    h("bf16_to_fp4_sr_scale", "bf16_to_fp4_sr_scale", true),
     h("u4_to_u32", "u4_to_u32", false),
     h("i4_to_i32", "i4_to_i32", false),
     h("u8_to_u32", "u8_to_u32", false),
@@ -435,6 +480,26 @@ pub fn sat8(x: i64) -> u8 {
     x.clamp(0, 255) as u8
 }
 
+/// `|x - y|` of unsigned values (the pseudocode's `ABSDIFF`).
+pub fn absdiff(x: u32, y: u32) -> u32 {
+    x.abs_diff(y)
+}
+
+/// A byte of the 64-bit `data` chosen by `sel` (`V_PERM_B32`): 0–7 pick byte `sel`, 8–11
+/// replicate the sign bit of byte 1, 3, 5, 7, 12 gives 0x00 and 13 and up give 0xff.
+pub fn byte_permute(data: u64, sel: u32) -> u8 {
+    let byte = |i: u32| (data >> (8 * i)) as u8;
+    match sel {
+        0..=7 => byte(sel),
+        8..=11 => {
+            let sign = byte(2 * (sel - 8) + 1) >> 7;
+            0u8.wrapping_sub(sign)
+        }
+        12 => 0,
+        _ => 0xff,
+    }
+}
+
 /// Index of the lowest set bit, -1 when none.
 pub fn s_ff1_i32_b32(x: u32) -> i32 {
     if x == 0 {
@@ -732,6 +797,78 @@ pub fn f32_to_bf8(m: Mode, x: F32) -> u8 {
 }
 pub fn f32_to_bf8_sat(m: Mode, x: F32) -> u8 {
     fl::to_small(&Format::BF8, fl::flush_in(m.env::<F32>(), x), Rounding::Ieee(m.env::<F32>().round), true) as u8
+}
+
+// ---- OCP MX scaled conversions ----
+//
+// `scale` is an E8M0 exponent: the factor 2^(scale - 127); 255 is E8M0's NaN. Dequantising
+// multiplies by the factor, quantising divides by it; both are done exactly in f64 and
+// rounded once (per MODE's f32 rounding, or stochastically for `_sr_`). fp8/bf8 results are
+// non-saturating like the unscaled conversions; fp6/fp4 have no ∞ or NaN and saturate.
+
+/// A storage-format value times 2^(scale - 127), rounded into `T`.
+pub fn small_scaled_to<T: SoftFloat>(m: Mode, from: &Format, bits: u64, scale: u8) -> T {
+    let v: F64 = fl::small_to(from, bits);
+    if scale == 255 {
+        return fl::default_nan();
+    }
+    let scaled = fl::ldexp(FpEnv::RNE, v, scale as i32 - 127);
+    fl::convert(FpEnv::RNE, m.env::<T>(), scaled)
+}
+
+/// `x / 2^(scale - 127)` rounded into a storage format (its bits).
+pub fn to_small_scaled<T: SoftFloat>(m: Mode, to: &Format, x: T, scale: u8, random: Option<u32>) -> u64 {
+    let env = m.env::<T>();
+    if scale == 255 {
+        return to.default_nan().unwrap_or(0);
+    }
+    let wide: F64 = fl::cast(FpEnv::RNE, fl::flush_in(env, x));
+    let scaled = fl::ldexp(FpEnv::RNE, wide, 127 - scale as i32);
+    let rounding = match random {
+        Some(r) => Rounding::Stochastic(r),
+        None => Rounding::Ieee(m.env::<F32>().round),
+    };
+    fl::to_small(to, scaled, rounding, false)
+}
+
+macro_rules! scaled_conversions {
+    ($($small:ident: $fmt:expr => [$($wide:ident: $t:ty => $to_wide:ident, $from_wide:ident, $from_wide_sr:ident);*]);* $(;)?) => {$($(
+        #[doc = concat!("`", stringify!($small), "` × 2^(scale − 127) as ", stringify!($wide), ".")]
+        pub fn $to_wide(m: Mode, x: u32, scale: u8) -> $t {
+            small_scaled_to(m, &$fmt, x as u64, scale)
+        }
+        #[doc = concat!(stringify!($wide), " / 2^(scale − 127) as `", stringify!($small), "` bits.")]
+        pub fn $from_wide(m: Mode, x: $t, scale: u8) -> u32 {
+            to_small_scaled(m, &$fmt, x, scale, None) as u32
+        }
+        #[doc = concat!("As [`", stringify!($from_wide), "`], rounded stochastically by `random`.")]
+        pub fn $from_wide_sr(m: Mode, x: $t, random: u32, scale: u8) -> u32 {
+            to_small_scaled(m, &$fmt, x, scale, Some(random)) as u32
+        }
+    )*)*};
+}
+
+scaled_conversions! {
+    fp8: Format::FP8 => [
+        f32: F32 => fp8_to_f32_scale, f32_to_fp8_scale, f32_to_fp8_sr_scale;
+        f16: F16 => fp8_to_f16_scale, f16_to_fp8_scale, f16_to_fp8_sr_scale;
+        bf16: BF16 => fp8_to_bf16_scale, bf16_to_fp8_scale, bf16_to_fp8_sr_scale];
+    bf8: Format::BF8 => [
+        f32: F32 => bf8_to_f32_scale, f32_to_bf8_scale, f32_to_bf8_sr_scale;
+        f16: F16 => bf8_to_f16_scale, f16_to_bf8_scale, f16_to_bf8_sr_scale;
+        bf16: BF16 => bf8_to_bf16_scale, bf16_to_bf8_scale, bf16_to_bf8_sr_scale];
+    fp6: Format::FP6 => [
+        f32: F32 => fp6_to_f32_scale, f32_to_fp6_scale, f32_to_fp6_sr_scale;
+        f16: F16 => fp6_to_f16_scale, f16_to_fp6_scale, f16_to_fp6_sr_scale;
+        bf16: BF16 => fp6_to_bf16_scale, bf16_to_fp6_scale, bf16_to_fp6_sr_scale];
+    bf6: Format::BF6 => [
+        f32: F32 => bf6_to_f32_scale, f32_to_bf6_scale, f32_to_bf6_sr_scale;
+        f16: F16 => bf6_to_f16_scale, f16_to_bf6_scale, f16_to_bf6_sr_scale;
+        bf16: BF16 => bf6_to_bf16_scale, bf16_to_bf6_scale, bf16_to_bf6_sr_scale];
+    fp4: Format::FP4 => [
+        f32: F32 => fp4_to_f32_scale, f32_to_fp4_scale, f32_to_fp4_sr_scale;
+        f16: F16 => fp4_to_f16_scale, f16_to_fp4_scale, f16_to_fp4_sr_scale;
+        bf16: BF16 => fp4_to_bf16_scale, bf16_to_fp4_scale, bf16_to_fp4_sr_scale];
 }
 
 // Integer resizes: `<from>_to_<to>` keep the value's low bits and extend by the source's
