@@ -49,13 +49,9 @@ impl Shape {
     fn of(ins: &Instruction, family: Family, variant: Variant) -> Shape {
         let spec = ins.spec;
         let info = ins.info();
-        let mut families = info
-            .forms
-            .iter()
-            .map(|&f| super::family(spec.encoding_of(f).name).0);
         let (mut has_short, mut has_long, mut compare) = (false, false, false);
-        for f in families.by_ref() {
-            match f {
+        for &form in info.forms {
+            match super::family(spec.encoding_of(form).name).0 {
                 Family::Vop1 | Family::Vop2 => has_short = true,
                 Family::Vopc => {
                     has_short = true;
@@ -100,7 +96,7 @@ impl Shape {
             Family::Vop1 | Family::Vop2 if !has_destination => "",
             Family::Vop1 | Family::Vop2 if self.dpp() => "_dpp",
             Family::Vop1 | Family::Vop2 if self.has_long => "_e32",
-            Family::Vop3p if self.dpp() => "_dpp",
+            Family::Vop3p if self.dpp() => "_e64_dpp",
             _ => "",
         }
     }
@@ -215,26 +211,38 @@ fn is_float(format: &str) -> bool {
     })
 }
 
-/// The 16-bit half of a VGPR LLVM names for a True16 operand, if any.
-fn half_suffix(shape: &Shape, o: &DecodedOperand, high: bool) -> &'static str {
-    if shape.true16
-        && o.info.size == 16
-        && matches!(
-            o.value,
-            Operand::Reg {
-                file: RegFile::Vgpr,
-                ..
-            }
-        )
-    {
-        if high {
-            ".h"
-        } else {
-            ".l"
-        }
-    } else {
-        ""
+/// True16 (RDNA 3 on, CDNA 5): LLVM names a 16-bit VGPR operand by its half, `v1.l` or `v1.h`.
+/// VOP3 encodings select the half with an OP_SEL bit (`op_sel_bit`); the 32-bit, DPP and SDWA
+/// encodings code it in the register number's bit 7 (so only v0-v127 are reachable).
+fn register_half(
+    shape: &Shape,
+    o: DecodedOperand,
+    op_sel_bit: Option<bool>,
+) -> (DecodedOperand, &'static str) {
+    let Operand::Reg {
+        file: RegFile::Vgpr,
+        first,
+        count,
+    } = o.value
+    else {
+        return (o, "");
+    };
+    if !shape.true16 || o.info.size != 16 {
+        return (o, "");
     }
+    let (first, high) = match op_sel_bit {
+        Some(high) => (first, high),
+        None => (first & 0x7f, first & 0x80 != 0),
+    };
+    let value = Operand::Reg {
+        file: RegFile::Vgpr,
+        first,
+        count,
+    };
+    (
+        DecodedOperand { value, ..o },
+        if high { ".h" } else { ".l" },
+    )
 }
 
 /// Whether the form selects 16-bit halves with OP_SEL (VOP3 forms with a 16-bit operand).
@@ -249,6 +257,16 @@ fn op_sel_field(p: &Printer) -> Option<u64> {
     p.field("OP_SEL").or_else(|| p.field("OPSEL"))
 }
 
+/// The OP_SEL bit of operand `bit` (sources 0-2, destination 3) in VOP3 encodings; `None` for
+/// the encodings that code halves in the register number.
+fn op_sel_bit(p: &Printer, shape: &Shape, bit: u32) -> Option<bool> {
+    match shape.family {
+        Family::Vop3 => Some(op_sel_field(p).is_some_and(|s| s >> bit & 1 == 1)),
+        Family::Vop3p => Some(false),
+        _ => None,
+    }
+}
+
 fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -> String {
     let ins = p.ins;
     // SDWA compares write VCC unless SD selects the SDST field.
@@ -259,13 +277,9 @@ fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -
             "vcc_lo".into()
         };
     }
-    let mut t = value_text(ins, o);
-    if shape.family == Family::Vop3 {
-        let high = op_sel_field(p).is_some_and(|s| s >> 3 & 1 == 1);
-        t.push_str(half_suffix(shape, o, high));
-    } else {
-        t.push_str(half_suffix(shape, o, false));
-    }
+    let (value, half) = register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3));
+    let mut t = value_text(ins, &value);
+    t.push_str(half);
     t
 }
 
@@ -274,22 +288,22 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
     let ins = p.ins;
     let bit = |name: &str| p.field(name).is_some_and(|v| v >> index & 1 == 1);
     let named = |name: String| p.field(&name).is_some_and(|v| v & 1 == 1);
-    let mut value = nine_bit_vgpr_source(p, o);
-    if shape.variant.sdwa {
-        value = sdwa_source(p, o, index);
-    }
-    let mut t = value_text(ins, &value);
-    let high = match shape.family {
-        Family::Vop3 if uses_op_sel(p, shape) => bit(if p.field("OP_SEL").is_some() {
-            "OP_SEL"
-        } else {
-            "OPSEL"
-        }),
-        _ => false,
+    let value = if shape.variant.sdwa {
+        sdwa_source(p, o, index)
+    } else {
+        nine_bit_vgpr_source(p, o)
     };
-    t.push_str(half_suffix(shape, &value, high));
+    let value = if index == 2 {
+        accumulator(p, value)
+    } else {
+        value
+    };
+    let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
+    let mut t = value_text(ins, &value);
+    t.push_str(half);
     let (neg, abs, sext) = match shape.family {
         Family::Vop3 => (bit("NEG"), bit("ABS"), false),
+        // VOP3P prints its NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
         _ if shape.variant.dpp16 || shape.variant.sdwa => (
             named(format!("SRC{index}_NEG")),
@@ -305,6 +319,7 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
         t = format!("|{t}|");
     }
     if neg {
+        // `neg(...)` keeps a negated constant apart from a negative one.
         let immediate = matches!(
             value.value,
             Operand::Int(_) | Operand::Float(_) | Operand::Literal(_)
@@ -316,6 +331,25 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
         };
     }
     t
+}
+
+/// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
+fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
+    match o.value {
+        Operand::Reg {
+            file: RegFile::Vgpr,
+            first,
+            count,
+        } if p.field("ACC_CD") == Some(1) => DecodedOperand {
+            value: Operand::Reg {
+                file: RegFile::Agpr,
+                first,
+                count,
+            },
+            ..o
+        },
+        _ => o,
+    }
 }
 
 /// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the 8-bit VGPR type
@@ -488,32 +522,67 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
     }
 }
 
+/// CDNA's VOP3P word keeps the third source's op_sel_hi bit at bit 14, outside AMD's OPSEL_HI
+/// field (two bits at 59-60 in CDNA's XML); LLVM reads it there. RDNA's XML includes it in the
+/// field, so this applies only when the field is narrower than the sources and no field holds
+/// bit 14.
+const OP_SEL_HI_2_BIT: u32 = 14;
+
+/// Mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`) use op_sel_hi to pick f16 sources, so it
+/// defaults to 0 for them; packed instructions default it to all ones.
+fn packed_default_hi(p: &Printer) -> bool {
+    !p.ins.info().name.contains("_MIX")
+}
+
 /// VOP3P: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi`, each printed when it differs from its
-/// default (op_sel_hi defaults to all ones), with one entry per source.
+/// default, with one entry per source; then `clamp`, and MFMA's `cbsz`, `abid`, `blgp`.
 fn packed_modifiers(p: &mut Printer, r: &Roles) {
     let n = r.sources.len();
     let all = (1u64 << n) - 1;
-    let mods: [(&str, &[&str], u64); 4] = [
-        ("op_sel", &["OP_SEL", "OPSEL"], 0),
-        ("op_sel_hi", &["OP_SEL_HI", "OPSEL_HI"], all),
-        ("neg_lo", &["NEG"], 0),
-        ("neg_hi", &["NEG_HI"], 0),
+    let op_sel_hi = op_sel_hi_bits(p, n);
+    let hi_default = if packed_default_hi(p) { all } else { 0 };
+    let mods = [
+        ("op_sel", op_sel_field(p), 0),
+        ("op_sel_hi", op_sel_hi, hi_default),
+        ("neg_lo", p.field("NEG"), 0),
+        ("neg_hi", p.field("NEG_HI"), 0),
     ];
-    let clamp = p.field("CLAMP").is_some_and(|c| c != 0);
-    for (name, fields, default) in mods {
-        let Some(v) = fields.iter().find_map(|f| p.field(f)) else {
+    for (name, value, default) in mods {
+        let Some(v) = value.map(|v| v & all) else {
             continue;
         };
-        let v = v & all;
-        if v == default {
-            continue;
+        if v != default {
+            let bits: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
+            p.modifier(&format!("{name}:[{}]", bits.join(",")));
         }
-        let bits: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
-        p.modifier(&format!("{name}:[{}]", bits.join(",")));
     }
-    if clamp {
+    if p.field("CLAMP").is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
+    for name in ["CBSZ", "ABID", "BLGP"] {
+        if let Some(v) = p.field(name).filter(|&v| v != 0) {
+            p.modifier(&format!("{}:{v}", name.to_ascii_lowercase()));
+        }
+    }
+}
+
+/// The op_sel_hi bits of `n` sources, with CDNA's bit 14 (see [`OP_SEL_HI_2_BIT`]).
+fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
+    let enc = p.ins.encoding();
+    let field = enc
+        .fields
+        .iter()
+        .find(|f| f.name == "OP_SEL_HI" || f.name == "OPSEL_HI")?;
+    let mut v = field.extract(p.ins.bits);
+    let width = field.width() as usize;
+    let bit14_free = enc
+        .fields
+        .iter()
+        .all(|f| f.mask() >> OP_SEL_HI_2_BIT & 1 == 0);
+    if width < n && width == 2 && bit14_free {
+        v |= ((p.ins.bits >> OP_SEL_HI_2_BIT) as u64 & 1) << 2;
+    }
+    Some(v)
 }
 
 /// ` dpp8:[l0,..,l7]` and ` fi:1` (the DPP8 marker 0xEA in SRC0 asks for fetch-inactive).
@@ -625,4 +694,350 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
 /// under one form; without dual forms in the data this prints the operands in order.
 fn print_vopd(p: &mut Printer) {
     p.default_print();
+}
+
+#[cfg(all(test, feature = "fixtures"))]
+mod fixture_tests {
+    //! Forms of the project's fixture specs with chosen field values. The expected texts are
+    //! what llvm-mc 22 prints for the same bytes (checked by hand; the bytes are in each case).
+    use crate::decode::Instruction;
+    use crate::disassemble;
+    use crate::tables::IsaSpec;
+
+    fn spec(generation: &str) -> &'static IsaSpec {
+        crate::fixtures::specs()
+            .into_iter()
+            .find(|s| s.generation == generation)
+            .expect("fixture spec")
+    }
+
+    /// The instruction of form (`name`, `encoding`, first condition starting with `condition`)
+    /// with the given field values.
+    fn build(
+        spec: &'static IsaSpec,
+        name: &str,
+        encoding: &str,
+        condition: &str,
+        fields: &[(&str, u64)],
+    ) -> Instruction {
+        let form = (0..spec.forms.len() as u16)
+            .find(|&f| {
+                let fi = &spec.forms[f as usize];
+                spec.instructions[fi.instruction as usize].name == name
+                    && spec.encodings[fi.encoding as usize].name == encoding
+                    && fi.condition.starts_with(condition)
+            })
+            .unwrap_or_else(|| panic!("{name} in {encoding} ({condition})"));
+        let mut ins = Instruction::new(spec, form);
+        for &(h, v) in spec.forms[form as usize].hints {
+            assert!(ins.set_field(h as usize, v as u64));
+        }
+        for (field, value) in fields {
+            let k = ins
+                .encoding()
+                .fields
+                .iter()
+                .position(|f| f.name == *field)
+                .expect(field);
+            assert!(ins.set_field(k, *value), "{field} = {value}");
+        }
+        ins
+    }
+
+    fn text(ins: &Instruction) -> String {
+        let (d, _) = crate::decode(ins.spec, &ins.encode()).expect("decodes");
+        assert!(d == *ins, "decodes as another form: {d:?}");
+        disassemble(&d)
+    }
+
+    /// (field values, llvm-mc's text) for forms of one spec.
+    type Case<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, u64)], &'a str);
+
+    fn check(spec: &'static IsaSpec, cases: &[Case]) {
+        for (name, encoding, condition, fields, want) in cases {
+            let ins = build(spec, name, encoding, condition, fields);
+            assert_eq!(
+                text(&ins),
+                *want,
+                "{name} in {encoding}: {:02x?}",
+                ins.encode()
+            );
+        }
+    }
+
+    #[test]
+    fn rdna3_vop3_modifiers_and_literals() {
+        check(
+            spec("rdna3"),
+            &[
+                // [0x01,0x81,0x03,0xd5,0x02,0x07,0x02,0x28]
+                (
+                    "V_ADD_F32",
+                    "ENC_VOP3",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("SRC0", 258),
+                        ("SRC1", 259),
+                        ("NEG", 1),
+                        ("ABS", 1),
+                        ("CLAMP", 1),
+                        ("OMOD", 1),
+                    ],
+                    "v_add_f32_e64 v1, -|v2|, v3 clamp mul:2",
+                ),
+                // [0x01,0x02,0x03,0xd5,0xf0,0xe4,0x01,0x78]
+                (
+                    "V_ADD_F32",
+                    "ENC_VOP3",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("SRC0", 240),
+                        ("SRC1", 242),
+                        ("NEG", 3),
+                        ("ABS", 2),
+                        ("OMOD", 3),
+                    ],
+                    "v_add_f32_e64 v1, neg(0.5), -|1.0| div:2",
+                ),
+                // [0x01,0x00,0x03,0xd5,0x03,0xff,0x01,0x40,0x34,0x12,0x00,0x00]
+                (
+                    "V_ADD_F32",
+                    "VOP3_INST_LITERAL",
+                    "has_lit_1",
+                    &[("VDST", 1), ("SRC0", 259), ("NEG", 2), ("LITERAL", 0x1234)],
+                    "v_add_f32_e64 v1, v3, neg(0x1234)",
+                ),
+                // [0x01,0x80,0x25,0xd5,0x02,0x82,0x01,0x00]: integer clamp
+                (
+                    "V_ADD_NC_U32",
+                    "ENC_VOP3",
+                    "",
+                    &[("VDST", 1), ("SRC0", 2), ("SRC1", 193), ("CLAMP", 1)],
+                    "v_add_nc_u32_e64 v1, s2, -1 clamp",
+                ),
+                // [0xff,0x02,0x02,0x7e,0x00,0x00,0x80,0x3f]: a literal that is an inline constant
+                (
+                    "V_MOV_B32",
+                    "VOP1_INST_LITERAL",
+                    "",
+                    &[("VDST", 1), ("LITERAL", 0x3f800000)],
+                    "v_mov_b32_e32 v1, lit(0x3f800000)",
+                ),
+                // [0xf8,0x02,0x02,0x7e]
+                (
+                    "V_MOV_B32",
+                    "ENC_VOP1",
+                    "",
+                    &[("VDST", 1), ("SRC0", 248)],
+                    "v_mov_b32_e32 v1, 0.15915494",
+                ),
+                // [0x7e,0x00,0xd1,0xd4,0x02,0xe1,0x01,0x00]: 64-bit operands, EXEC destination implied
+                (
+                    "V_CMPX_LT_I64",
+                    "ENC_VOP3",
+                    "",
+                    &[("VDST", 126), ("SRC0", 258), ("SRC1", 240)],
+                    "v_cmpx_lt_i64_e64 v[2:3], 0.5",
+                ),
+                // [0xff,0x08,0xa2,0x7d,0x40,0x00,0x00,0x00]: a 64-bit integer takes the literal zero-extended
+                (
+                    "V_CMPX_LT_I64",
+                    "VOPC_INST_LITERAL",
+                    "",
+                    &[("VSRC1", 4), ("LITERAL", 0x40)],
+                    "v_cmpx_lt_i64_e32 lit(0x40), v[4:5]",
+                ),
+                // [0x01,0x05,0x98,0x7c]: wave32 VCC
+                (
+                    "V_CMP_GT_U32",
+                    "ENC_VOPC",
+                    "",
+                    &[("SRC0", 257), ("VSRC1", 2)],
+                    "v_cmp_gt_u32_e32 vcc_lo, v1, v2",
+                ),
+                // [0x6a,0x00,0x4c,0xd4,0x01,0x01,0x01,0x00]: a wave mask is one SGPR in wave32
+                (
+                    "V_CMP_GT_U32",
+                    "ENC_VOP3",
+                    "",
+                    &[("VDST", 106), ("SRC0", 257), ("SRC1", 128)],
+                    "v_cmp_gt_u32_e64 vcc_lo, v1, 0",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn rdna3_dpp() {
+        check(
+            spec("rdna3"),
+            &[
+                // [0xfa,0x06,0x02,0x06,0x02,0x01,0x9d,0xff]
+                (
+                    "V_ADD_F32",
+                    "VOP2_VOP_DPP16",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("VSRC0", 2),
+                        ("VSRC1", 3),
+                        ("DPP_CTRL", 0x101),
+                        ("ROW_MASK", 15),
+                        ("BANK_MASK", 15),
+                        ("BOUND_CTRL", 1),
+                        ("FI", 1),
+                        ("SRC0_NEG", 1),
+                        ("SRC1_ABS", 1),
+                    ],
+                    "v_add_f32_dpp v1, -v2, |v3| row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1 fi:1",
+                ),
+                // [0x01,0x80,0x03,0xd5,0xe9,0x06,0x02,0x40,0x02,0x08,0x00,0xe0]
+                (
+                    "V_ADD_F32",
+                    "VOP3_VOP_DPP8",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("SRC1", 259), ("LANE_SEL_1", 1), ("LANE_SEL_7", 7), ("NEG", 2), ("CLAMP", 1)],
+                    "v_add_f32_e64_dpp v1, v2, -v3 clamp dpp8:[0,1,0,0,0,0,0,7]",
+                ),
+                // [0xfa,0x02,0x02,0x7e,0x02,0x00,0x01,0xff]: LLVM notes an invalid control in a comment
+                (
+                    "V_MOV_B32",
+                    "VOP1_VOP_DPP16",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("DPP_CTRL", 0x100), ("ROW_MASK", 15), ("BANK_MASK", 15)],
+                    "v_mov_b32_dpp v1, v2  row_mask:0xf bank_mask:0xf",
+                ),
+                // [0xfa,0x02,0x02,0x7e,0x02,0x55,0x01,0x3c]
+                (
+                    "V_MOV_B32",
+                    "VOP1_VOP_DPP16",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("DPP_CTRL", 0x155), ("ROW_MASK", 3), ("BANK_MASK", 12)],
+                    "v_mov_b32_dpp v1, v2 row_share:5 row_mask:0x3 bank_mask:0xc",
+                ),
+                // [0xe9,0x04,0x98,0x7c,0x01,0x40,0x01,0x00]: VOPC DPP has no suffix
+                (
+                    "V_CMP_GT_U32",
+                    "VOPC_VOP_DPP8",
+                    "",
+                    &[("VSRC0", 1), ("VSRC1", 2), ("LANE_SEL_2", 5)],
+                    "v_cmp_gt_u32 vcc_lo, v1, v2 dpp8:[0,0,5,0,0,0,0,0]",
+                ),
+                // [0x01,0x00,0x39,0xd6,0xea,0x06,0x06,0x00,0x02,0x00,0x00,0x00]: DPP8 with fetch-inactive
+                (
+                    "V_MSAD_U8",
+                    "VOP3_VOP_DPP8",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("SRC1", 259), ("SRC2", 1), ("SRC0", 0xea)],
+                    "v_msad_u8_e64_dpp v1, v2, v3, s1 dpp8:[0,0,0,0,0,0,0,0] fi:1",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn cdna3_sdwa_and_dpp() {
+        check(
+            spec("cdna3"),
+            &[
+                // [0xf9,0x06,0x02,0x68,0x02,0x35,0x09,0x86]
+                (
+                    "V_ADD_U32",
+                    "VOP2_VOP_SDWA",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("VSRC0", 2),
+                        ("VSRC1", 3),
+                        ("S1", 1),
+                        ("SRC0_SEXT", 1),
+                        ("DST_SEL", 5),
+                        ("DST_UNUSED", 2),
+                        ("SRC0_SEL", 1),
+                        ("SRC1_SEL", 6),
+                        ("CLAMP", 1),
+                    ],
+                    "v_add_u32_sdwa v1, sext(v2), s3 clamp dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:DWORD",
+                ),
+                // [0xf9,0x06,0x02,0x02,0x02,0x86,0x16,0x24]
+                (
+                    "V_ADD_F32",
+                    "VOP2_VOP_SDWA",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("VSRC0", 2),
+                        ("VSRC1", 3),
+                        ("SRC0_NEG", 1),
+                        ("SRC1_ABS", 1),
+                        ("OMOD", 2),
+                        ("DST_SEL", 6),
+                        ("SRC0_SEL", 6),
+                        ("SRC1_SEL", 4),
+                    ],
+                    "v_add_f32_sdwa v1, -v2, |v3| mul:4 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_0",
+                ),
+                // [0xf9,0x04,0x98,0x7d,0x01,0x00,0x06,0x06]: SD clear writes VCC
+                (
+                    "V_CMP_GT_U32",
+                    "VOPC_VOP_SDWA_SDST_ENC",
+                    "",
+                    &[("VSRC0", 1), ("VSRC1", 2), ("SRC0_SEL", 6), ("SRC1_SEL", 6)],
+                    "v_cmp_gt_u32_sdwa vcc, v1, v2 src0_sel:DWORD src1_sel:DWORD",
+                ),
+                // [0xf9,0x04,0x98,0x7d,0x01,0x84,0x83,0x06]
+                (
+                    "V_CMP_GT_U32",
+                    "VOPC_VOP_SDWA_SDST_ENC",
+                    "",
+                    &[("SD", 1), ("SDST", 4), ("VSRC0", 1), ("S0", 1), ("VSRC1", 2), ("SRC0_SEL", 3), ("SRC1_SEL", 6)],
+                    "v_cmp_gt_u32_sdwa s[4:5], s1, v2 src0_sel:BYTE_3 src1_sel:DWORD",
+                ),
+                // [0x01,0x05,0x98,0x7d]: wave64 VCC
+                ("V_CMP_GT_U32", "ENC_VOPC", "", &[("SRC0", 257), ("VSRC1", 2)], "v_cmp_gt_u32_e32 vcc, v1, v2"),
+                // [0xfa,0x06,0x02,0x02,0x02,0x51,0x01,0xff]: GFX90A's row_newbcast
+                (
+                    "V_ADD_F32",
+                    "VOP2_VOP_DPP",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("VSRC1", 3), ("DPP_CTRL", 0x151), ("ROW_MASK", 15), ("BANK_MASK", 15)],
+                    "v_add_f32_dpp v1, v2, v3 row_newbcast:1 row_mask:0xf bank_mask:0xf",
+                ),
+                // [0xfa,0x06,0x02,0x02,0x02,0x42,0x09,0xff]
+                (
+                    "V_ADD_F32",
+                    "VOP2_VOP_DPP",
+                    "",
+                    &[
+                        ("VDST", 1),
+                        ("VSRC0", 2),
+                        ("VSRC1", 3),
+                        ("DPP_CTRL", 0x142),
+                        ("ROW_MASK", 15),
+                        ("BANK_MASK", 15),
+                        ("BOUND_CTRL", 1),
+                    ],
+                    "v_add_f32_dpp v1, v2, v3 row_bcast:15 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+                ),
+                // [0xfa,0x06,0x02,0x02,0x02,0x34,0x01,0xff]
+                (
+                    "V_ADD_F32",
+                    "VOP2_VOP_DPP",
+                    "",
+                    &[("VDST", 1), ("VSRC0", 2), ("VSRC1", 3), ("DPP_CTRL", 0x134), ("ROW_MASK", 15), ("BANK_MASK", 15)],
+                    "v_add_f32_dpp v1, v2, v3 wave_rol:1 row_mask:0xf bank_mask:0xf",
+                ),
+                // [0xfa,0x00,0x00,0x7e,0x00,0x1b,0x00,0xff]: no operands, still the DPP controls
+                (
+                    "V_NOP",
+                    "VOP1_VOP_DPP",
+                    "",
+                    &[("DPP_CTRL", 0x1b), ("ROW_MASK", 15), ("BANK_MASK", 15)],
+                    "v_nop quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
+                ),
+            ],
+        );
+    }
 }
