@@ -242,6 +242,23 @@ pub fn classify(raw: &RawEntry, generation: Option<Generation>) -> Entry {
         trailing: None,
         calls: Vec::new(),
     };
+    if raw.text.lines().all(is_comment_or_blank) {
+        let first = raw
+            .text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| !l.trim().is_empty());
+        let (line, text) = match first {
+            Some((i, l)) => (raw.text_line + i as u32, l.trim().to_string()),
+            None => (raw.header_line, "(empty entry)".to_string()),
+        };
+        entry.class = Class::Prose {
+            kind: ProseKind::CommentOnly,
+            line,
+            text,
+        };
+        return entry;
+    }
     let err = match parse_entry(&raw.text) {
         Ok(ast) => {
             entry.calls = ast::helper_calls(&ast);

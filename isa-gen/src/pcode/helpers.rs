@@ -202,15 +202,15 @@ fn instruction(name: &str) -> Option<Signature> {
             }
         })
         .collect();
+    if op == "nop" {
+        return Some(sig(1, 1, ANY, Ret::Nothing));
+    }
     let first = *types.first()?;
     let (arity, ret) = match op {
         "min" | "max" | "minimum" | "maximum" => (2, first),
         "min3" | "max3" | "med3" | "minimum3" | "maximum3" => (3, first),
         "sad" | "msad" => (3, Ty::U32),
         "cvt" | "ff1" | "ffbh" | "ffbl" | "prng" | "not" | "bcnt1" => (1, first),
-        "nop" => {
-            return Some(sig(1, 1, ANY, Ret::Nothing));
-        }
         _ => return None,
     };
     Some(sig(arity, arity, ANY, Ret::Fixed(ret)))

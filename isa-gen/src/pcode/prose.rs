@@ -25,6 +25,8 @@ pub enum ProseKind {
     English,
     /// A C function definition (`byte permute(byte in[8], byte sel) {`).
     CFunction,
+    /// Nothing but comments (or nothing at all).
+    CommentOnly,
 }
 
 impl ProseKind {
@@ -36,6 +38,7 @@ impl ProseKind {
             ProseKind::WaitCondition => "wait-condition",
             ProseKind::English => "english",
             ProseKind::CFunction => "c-function",
+            ProseKind::CommentOnly => "comment-only",
         }
     }
 }

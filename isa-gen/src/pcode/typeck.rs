@@ -144,6 +144,10 @@ struct Checker<'a> {
 
 type Lin = (BTreeMap<String, i128>, i128);
 
+/// How deep lambda bodies may call other lambdas (the corpus: 1). Each level re-enters the
+/// checker, so the bound keeps adversarial entries off the stack's end.
+const MAX_LAMBDA_DEPTH: usize = 8;
+
 impl<'a> Checker<'a> {
     fn new(ctx: &Context<'_>) -> Checker<'a> {
         Checker {
@@ -509,16 +513,18 @@ impl<'a> Checker<'a> {
             A::Index { base, index } => self.index(base, index, span),
             A::Slice { base, hi, lo } => match self.slice_bounds(hi, lo, span) {
                 Some((lo, width, reversed)) => {
-                    let base = self.expr(base);
-                    self.slice(base, lo, width, reversed, span)
+                    let b = self.expr(base);
+                    let checked = checked_range(base, &b.e);
+                    self.slice(b, lo, width, reversed, checked, span)
                 }
                 None => self.poison(span),
             },
             A::PartSelect { base, start, width } => match self.const_width(width) {
                 Some(w) => {
                     let lo = self.index_expr(start);
-                    let base = self.expr(base);
-                    self.slice(base, lo, w, false, span)
+                    let b = self.expr(base);
+                    let checked = checked_range(base, &b.e);
+                    self.slice(b, lo, w, false, checked, span)
                 }
                 None => self.poison(span),
             },
@@ -816,7 +822,7 @@ impl<'a> Checker<'a> {
             b
         };
         let i = self.index_expr(index);
-        if let (ExprKind::Int(k), false) = (&i.kind, is_storage(&b.e)) {
+        if let (ExprKind::Int(k), true) = (&i.kind, checked_range(base, &b.e)) {
             if *k >= b.e.ty.width as u128 {
                 self.error(
                     "bit-out-of-range",
@@ -840,14 +846,22 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn slice(&mut self, base: TE, lo: Expr, width: u32, reversed: bool, span: Span) -> TE {
+    fn slice(
+        &mut self,
+        base: TE,
+        lo: Expr,
+        width: u32,
+        reversed: bool,
+        checked: bool,
+        span: Span,
+    ) -> TE {
         let base = if base.flex != Flex::No {
             TE::fixed(base.e)
         } else {
             base
         };
         if let ExprKind::Int(l) = lo.kind {
-            if !is_storage(&base.e) && l + width as u128 > base.e.ty.width as u128 {
+            if checked && l + width as u128 > base.e.ty.width as u128 {
                 self.error(
                     "bit-out-of-range",
                     span,
@@ -1033,6 +1047,14 @@ impl<'a> Checker<'a> {
                     );
                     return self.poison(span);
                 }
+                if self.instantiating.len() >= MAX_LAMBDA_DEPTH {
+                    self.error(
+                        "lambda-depth",
+                        span,
+                        format!("lambdas call each other more than {MAX_LAMBDA_DEPTH} deep"),
+                    );
+                    return self.poison(span);
+                }
                 self.instantiating.push(name.to_string());
                 let mut frame = Frame {
                     returns: Some(None),
@@ -1136,8 +1158,18 @@ impl<'a> Checker<'a> {
             }
         );
         let te = self.expr(inner);
-        if te.flex != Flex::No {
+        let leaf = matches!(
+            inner.kind,
+            ast::ExprKind::Int { .. } | ast::ExprKind::Float { .. } | ast::ExprKind::Name(_)
+        );
+        if te.flex == Flex::Hex || te.flex != Flex::No && leaf {
+            // `32'F(0x3f800000)`, `16'F(1.0)`: the literal itself has the type.
             let e = self.coerce(te, ty);
+            return TE::fixed(Expr { span, ..e });
+        }
+        if te.flex != Flex::No {
+            // `32'F(PI * 2.0)`: computed at full precision, then converted.
+            let e = self.convert(fix(te), ty);
             return TE::fixed(Expr { span, ..e });
         }
         let from = te.e.ty;
@@ -2253,8 +2285,13 @@ fn letter(ty: Ty) -> &'static str {
     }
 }
 
-/// Registers and memories may be read past their natural width (a 64-bit operand spans two
-/// registers), so their bit ranges are not checked.
+/// Whether bit positions in `base` must lie within its type: registers and memory read without
+/// an accessor may be read past their natural width (a 64-bit operand spans two registers), so
+/// only their typed views (`S0.u32[40]`) are checked.
+fn checked_range(base: &ast::Expr, e: &Expr) -> bool {
+    !is_storage(e) || matches!(base.kind, ast::ExprKind::Typed { .. })
+}
+
 fn is_storage(e: &Expr) -> bool {
     matches!(
         e.kind,

@@ -1,0 +1,158 @@
+//! AMD's pseudocode corpus, when present (the development machines and CI have it; set
+//! AMD_ISA_PCODE_DIR or drop files in spec/pcode/ elsewhere): the targets per
+//! generation, and every entry left over explained. Skipped, with a message, on a fresh machine.
+
+use isa_gen::pcode::corpus::{load_corpus, Class};
+use isa_gen::pcode::prose::FailureCause;
+use isa_gen::pcode::{pretty, report};
+use isa_gen::specdir::real_pcode_dir;
+
+/// Failures whose cause the classifier cannot name, each explained: (generation, entry, why).
+const EXPLAINED_OTHER: &[(&str, &str, &str)] = &[
+    (
+        "rdna2",
+        "DS_PERMUTE_B32",
+        "`tmp[0..63] = 0`: a range of array elements, RDNA2 notation with no counterpart",
+    ),
+    (
+        "rdna2",
+        "DS_BPERMUTE_B32",
+        "`tmp[0..63] = 0`: a range of array elements, RDNA2 notation with no counterpart",
+    ),
+];
+
+fn corpus() -> Option<isa_gen::pcode::Corpus> {
+    let Some(dir) = real_pcode_dir() else {
+        eprintln!("skipped: AMD's pseudocode not found (set AMD_ISA_PCODE_DIR or drop <gen>.pcode files in spec/pcode/)");
+        return None;
+    };
+    Some(load_corpus(&dir.path).expect("pseudocode directory readable"))
+}
+
+#[test]
+fn every_generation_types_at_least_95_percent_of_its_code() {
+    let Some(corpus) = corpus() else { return };
+    assert!(!corpus.generations.is_empty());
+    for g in &corpus.generations {
+        let r = report::generation_report(g);
+        eprintln!(
+            "{}: {} entries, {} typed, {} parsed, {} prose, {} failed; parsed {:.1}%, typed {:.1}% of code",
+            r.generation,
+            r.entries,
+            r.typed,
+            r.parsed,
+            r.prose,
+            r.failed,
+            100.0 * r.parse_rate,
+            100.0 * r.type_rate
+        );
+        assert!(
+            r.type_rate >= 0.95,
+            "{}: typed {:.3} of code entries",
+            r.generation,
+            r.type_rate
+        );
+        assert!(
+            r.parse_rate >= 0.97,
+            "{}: parsed {:.3} of code entries",
+            r.generation,
+            r.parse_rate
+        );
+    }
+}
+
+#[test]
+fn every_failure_is_explained() {
+    let Some(corpus) = corpus() else { return };
+    for g in &corpus.generations {
+        let r = report::generation_report(g);
+        for f in &r.failures {
+            if f.cause == FailureCause::Other.name() {
+                assert!(
+                    EXPLAINED_OTHER
+                        .iter()
+                        .any(|(gen, name, _)| *gen == r.generation && *name == f.name),
+                    "{}:{}:{}: {} failed for an unnamed reason: {}",
+                    r.generation,
+                    f.line,
+                    f.column,
+                    f.name,
+                    f.message
+                );
+            }
+            assert!(!f.found.is_empty() && f.line > 0 && f.column > 0);
+        }
+        for p in &r.prose_entries {
+            assert!(
+                !p.text.is_empty(),
+                "{}: prose without the line that shows it",
+                p.name
+            );
+        }
+    }
+}
+
+#[test]
+fn classes_are_consistent_and_positions_lie_in_the_entries() {
+    let Some(corpus) = corpus() else { return };
+    for g in &corpus.generations {
+        for e in &g.entries {
+            let last_line = e.text_line + e.text.lines().count().max(1) as u32 - 1;
+            match &e.class {
+                Class::Typed { ir, warnings } => {
+                    assert!(
+                        !pretty::render(ir).is_empty() || e.text.trim().is_empty(),
+                        "{}",
+                        e.name
+                    );
+                    for w in warnings {
+                        assert!(
+                            (e.text_line..=last_line).contains(&w.line),
+                            "{}: {w}",
+                            e.name
+                        );
+                    }
+                }
+                Class::Parsed { errors, .. } => {
+                    assert!(!errors.is_empty(), "{}", e.name);
+                    for d in errors {
+                        assert!(
+                            (e.text_line..=last_line).contains(&d.line),
+                            "{}: {d}",
+                            e.name
+                        );
+                    }
+                }
+                Class::Prose { line, .. } => {
+                    assert!((e.text_line..=last_line).contains(line), "{}", e.name)
+                }
+                Class::Failed { error, .. } => {
+                    assert!(
+                        (e.text_line..=last_line + 1).contains(&error.line),
+                        "{}: {error}",
+                        e.name
+                    )
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn helpers_used_are_collected_with_their_arities() {
+    let Some(corpus) = corpus() else { return };
+    for g in &corpus.generations {
+        let r = report::generation_report(g);
+        if r.typed == 0 {
+            continue;
+        }
+        assert!(!r.helpers.is_empty(), "{}", r.generation);
+        assert!(r.helpers.iter().all(|h| h.calls > 0));
+        let unknown: Vec<_> = r.helpers.iter().filter(|h| !h.known).collect();
+        assert!(
+            unknown.len() * 20 <= r.helpers.len(),
+            "{}: too many unknown helpers: {unknown:?}",
+            r.generation
+        );
+    }
+}
