@@ -13,7 +13,7 @@
 
 use super::{named_text, reg_text, Family, Printer, Variant};
 use crate::decode::Instruction;
-use crate::operand::{classify, DecodedOperand, Operand, RegFile};
+use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
 use std::fmt::Write as _;
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
@@ -378,7 +378,7 @@ fn nine_bit_vgpr_source(p: &Printer, o: &DecodedOperand) -> DecodedOperand {
         }
     } else {
         match spec.operand_types.iter().find(|t| t.name == "OPR_SRC") {
-            Some(src) => classify(src, o.raw, o.info.size, p.ins.literal()),
+            Some(src) => classify_in(Some(spec), src, o.raw, o.info.size, p.ins.literal()),
             None => o.value,
         }
     };
@@ -401,7 +401,7 @@ fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand 
             first: o.raw as u32,
             count: 1,
         },
-        _ => classify(ty, o.raw, o.info.size, None),
+        _ => classify_in(Some(p.ins.spec), ty, o.raw, o.info.size, None),
     };
     DecodedOperand { value, ..*o }
 }
@@ -1038,6 +1038,369 @@ mod fixture_tests {
                     "v_nop quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
                 ),
             ],
+        );
+    }
+}
+
+#[cfg(test)]
+mod synthetic_tests {
+    //! Forms no spec excerpt or fixture has (VOP3P, MFMA, True16 halves), in small hand-made
+    //! specs with the real field layouts. The expected texts are what llvm-mc 22 prints for the
+    //! same bytes (checked by hand).
+    use crate::decode::Instruction;
+    use crate::disassemble;
+    use crate::tables::{
+        EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo,
+        RangeInfo, ValueRun,
+    };
+    use crate::DecodeErrorKind;
+
+    macro_rules! field {
+        ($name:literal, $offset:literal, $count:literal) => {
+            FieldInfo {
+                name: $name,
+                ranges: &[RangeInfo {
+                    offset: $offset,
+                    count: $count,
+                    pad_bits: 0,
+                    pad_value: 0,
+                }],
+                conditional: false,
+            }
+        };
+    }
+
+    const VGPR: u16 = 0;
+    const SRC: u16 = 1;
+    static TYPES: [OperandTypeInfo; 2] = [
+        OperandTypeInfo {
+            name: "OPR_VGPR",
+            runs: &[ValueRun {
+                prefix: "v",
+                first_value: 0,
+                first_index: 0,
+                count: 256,
+            }],
+            values: &[],
+            fields: &[],
+            subtypes: &[],
+        },
+        OperandTypeInfo {
+            name: "OPR_SRC",
+            runs: &[
+                ValueRun {
+                    prefix: "s",
+                    first_value: 0,
+                    first_index: 0,
+                    count: 106,
+                },
+                ValueRun {
+                    prefix: "v",
+                    first_value: 256,
+                    first_index: 0,
+                    count: 256,
+                },
+            ],
+            values: &[(128, "0"), (240, "0.5")],
+            fields: &[],
+            subtypes: &[],
+        },
+    ];
+
+    const fn op(field: u8, ty: u16, format: &'static str, size: u16, output: bool) -> OperandInfo {
+        OperandInfo {
+            field: Some(field),
+            operand_type: Some(ty),
+            data_format: format,
+            size,
+            input: !output,
+            output,
+            implicit: false,
+            binary_required: true,
+        }
+    }
+
+    fn no_decoder(_: &[u8]) -> Result<(u16, u128), DecodeErrorKind> {
+        Err(DecodeErrorKind::UnknownEncoding { word: 0 })
+    }
+
+    fn text(spec: &'static IsaSpec, form: u16, bytes: &[u8]) -> String {
+        let mut b = [0u8; 16];
+        b[..bytes.len()].copy_from_slice(bytes);
+        disassemble(&Instruction {
+            spec,
+            form,
+            bits: u128::from_le_bytes(b),
+        })
+    }
+
+    // CDNA 3's VOP3P word as AMD's XML describes it: OPSEL_HI has two bits (59-60), bit 14 is
+    // in no field. The MFMA word shares the layout of the sources.
+    static CDNA_FIELDS: [FieldInfo; 10] = [
+        field!("VDST", 0, 8),
+        field!("NEG_HI", 8, 3),
+        field!("OPSEL", 11, 3),
+        field!("CLAMP", 15, 1),
+        field!("OP", 16, 7),
+        field!("SRC0", 32, 9),
+        field!("SRC1", 41, 9),
+        field!("SRC2", 50, 9),
+        field!("OPSEL_HI", 59, 2),
+        field!("NEG", 61, 3),
+    ];
+    static MFMA_FIELDS: [FieldInfo; 10] = [
+        field!("VDST", 0, 8),
+        field!("CBSZ", 8, 3),
+        field!("ABID", 11, 4),
+        field!("ACC_CD", 15, 1),
+        field!("OP", 16, 7),
+        field!("SRC0", 32, 9),
+        field!("SRC1", 41, 9),
+        field!("SRC2", 50, 9),
+        field!("ACC", 59, 2),
+        field!("BLGP", 61, 3),
+    ];
+    static CDNA_ENCODINGS: [EncodingInfo; 2] = [
+        EncodingInfo {
+            name: "ENC_VOP3P",
+            order: 0,
+            bits: 64,
+            mask: 0,
+            fixed: 0,
+            fields: &CDNA_FIELDS,
+            op_field: Some(4),
+        },
+        EncodingInfo {
+            name: "VOP3P_MFMA",
+            order: 1,
+            bits: 64,
+            mask: 0,
+            fixed: 0,
+            fields: &MFMA_FIELDS,
+            op_field: Some(4),
+        },
+    ];
+    macro_rules! instruction {
+        ($name:literal, $mnemonic:literal, $forms:expr) => {
+            InstructionInfo {
+                name: $name,
+                mnemonic: $mnemonic,
+                aliases: &[],
+                flags: 0,
+                forms: $forms,
+            }
+        };
+    }
+    static CDNA_INSTRUCTIONS: [InstructionInfo; 4] = [
+        instruction!("V_PK_FMA_F32", "v_pk_fma_f32", &[0]),
+        instruction!("V_FMA_MIX_F32", "v_fma_mix_f32", &[1]),
+        instruction!("V_PK_ADD_F16", "v_pk_add_f16", &[2]),
+        instruction!("V_MFMA_F32_4X4X1_16B_F32", "v_mfma_f32_4x4x1_16b_f32", &[3]),
+    ];
+    macro_rules! form {
+        ($instruction:literal, $encoding:literal, $operands:expr) => {
+            FormInfo {
+                instruction: $instruction,
+                encoding: $encoding,
+                opcode: 0,
+                condition: "default",
+                operands: $operands,
+                hints: &[],
+            }
+        };
+    }
+    const PK_F32: &str = "FMT_NUM_PK2_F32";
+    static CDNA_FORMS: [FormInfo; 4] = [
+        form!(
+            0,
+            0,
+            &[
+                op(0, VGPR, PK_F32, 64, true),
+                op(5, SRC, PK_F32, 64, false),
+                op(6, SRC, PK_F32, 64, false),
+                op(7, SRC, PK_F32, 64, false)
+            ]
+        ),
+        form!(
+            1,
+            0,
+            &[
+                op(0, VGPR, "FMT_NUM_F32", 32, true),
+                op(5, SRC, "FMT_NUM_F32", 32, false),
+                op(6, SRC, "FMT_NUM_F32", 32, false),
+                op(7, SRC, "FMT_NUM_F32", 32, false)
+            ]
+        ),
+        form!(
+            2,
+            0,
+            &[
+                op(0, VGPR, "FMT_NUM_PK2_F16", 32, true),
+                op(5, SRC, "FMT_NUM_PK2_F16", 32, false),
+                op(6, SRC, "FMT_NUM_PK2_F16", 32, false)
+            ]
+        ),
+        form!(
+            3,
+            1,
+            &[
+                op(0, VGPR, "FMT_NUM_PK4_F32", 128, true),
+                op(5, SRC, "FMT_NUM_F32", 32, false),
+                op(6, SRC, "FMT_NUM_F32", 32, false),
+                op(7, SRC, "FMT_NUM_PK4_F32", 128, false)
+            ]
+        ),
+    ];
+    static CDNA: IsaSpec = IsaSpec {
+        generation: "cdna3",
+        architecture_name: "test",
+        release_date: "",
+        schema_version: "",
+        source_file: "",
+        llvm_mcpu: "gfx942",
+        wave64: true,
+        encodings: &CDNA_ENCODINGS,
+        instructions: &CDNA_INSTRUCTIONS,
+        forms: &CDNA_FORMS,
+        operand_types: &TYPES,
+        decode_form: no_decoder,
+        skipped: &[],
+    };
+
+    #[test]
+    fn cdna_packed_modifiers_read_op_sel_hi_2_at_bit_14() {
+        let fma = [0x00, 0x40, 0xb0, 0xd3, 0x02, 0x09, 0x1a, 0x1c];
+        assert_eq!(
+            text(&CDNA, 0, &fma),
+            "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]"
+        );
+        let fma_hi2_clear = [0x00, 0x00, 0xb0, 0xd3, 0x02, 0x09, 0x1a, 0x1c];
+        assert_eq!(
+            text(&CDNA, 0, &fma_hi2_clear),
+            "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7] op_sel_hi:[1,1,0]"
+        );
+        // Mixed precision: op_sel_hi defaults to 0.
+        let mix = [0x00, 0x00, 0xa0, 0xd3, 0x01, 0x05, 0x0e, 0x0c];
+        assert_eq!(
+            text(&CDNA, 1, &mix),
+            "v_fma_mix_f32 v0, v1, v2, v3 op_sel_hi:[1,0,0]"
+        );
+        let add = [0x00, 0xc2, 0x8f, 0xd3, 0x02, 0x09, 0x02, 0x38];
+        assert_eq!(
+            text(&CDNA, 2, &add),
+            "v_pk_add_f16 v0, v2, v4 neg_lo:[1,0] neg_hi:[0,1] clamp"
+        );
+    }
+
+    #[test]
+    fn mfma_accumulators_and_broadcast_controls() {
+        let acc = [0x00, 0x80, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x04];
+        assert_eq!(
+            text(&CDNA, 3, &acc),
+            "v_mfma_f32_4x4x1_16b_f32 a[0:3], v0, v1, a[0:3]"
+        );
+        let controls = [0x00, 0x11, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x64];
+        assert_eq!(
+            text(&CDNA, 3, &controls),
+            "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, v1, v[0:3] cbsz:1 abid:2 blgp:3"
+        );
+    }
+
+    // RDNA 3's VOP2 and VOP3 words, with a 16-bit instruction in both.
+    static RDNA_VOP2_FIELDS: [FieldInfo; 4] = [
+        field!("SRC0", 0, 9),
+        field!("VSRC1", 9, 8),
+        field!("VDST", 17, 8),
+        field!("OP", 25, 6),
+    ];
+    static RDNA_VOP3_FIELDS: [FieldInfo; 10] = [
+        field!("VDST", 0, 8),
+        field!("ABS", 8, 3),
+        field!("OP_SEL", 11, 4),
+        field!("CLAMP", 15, 1),
+        field!("OP", 16, 10),
+        field!("SRC0", 32, 9),
+        field!("SRC1", 41, 9),
+        field!("SRC2", 50, 9),
+        field!("OMOD", 59, 2),
+        field!("NEG", 61, 3),
+    ];
+    static RDNA_ENCODINGS: [EncodingInfo; 2] = [
+        EncodingInfo {
+            name: "ENC_VOP2",
+            order: 0,
+            bits: 32,
+            mask: 0,
+            fixed: 0,
+            fields: &RDNA_VOP2_FIELDS,
+            op_field: Some(3),
+        },
+        EncodingInfo {
+            name: "ENC_VOP3",
+            order: 1,
+            bits: 64,
+            mask: 0,
+            fixed: 0,
+            fields: &RDNA_VOP3_FIELDS,
+            op_field: Some(4),
+        },
+    ];
+    static RDNA_INSTRUCTIONS: [InstructionInfo; 1] =
+        [instruction!("V_ADD_F16", "v_add_f16", &[0, 1])];
+    const F16: &str = "FMT_NUM_F16";
+    static RDNA_FORMS: [FormInfo; 2] = [
+        form!(
+            0,
+            0,
+            &[
+                op(2, VGPR, F16, 16, true),
+                op(0, SRC, F16, 16, false),
+                op(1, VGPR, F16, 16, false)
+            ]
+        ),
+        form!(
+            0,
+            1,
+            &[
+                op(0, VGPR, F16, 16, true),
+                op(5, SRC, F16, 16, false),
+                op(6, SRC, F16, 16, false)
+            ]
+        ),
+    ];
+    static RDNA: IsaSpec = IsaSpec {
+        generation: "rdna3",
+        architecture_name: "test",
+        release_date: "",
+        schema_version: "",
+        source_file: "",
+        llvm_mcpu: "gfx1100",
+        wave64: false,
+        encodings: &RDNA_ENCODINGS,
+        instructions: &RDNA_INSTRUCTIONS,
+        forms: &RDNA_FORMS,
+        operand_types: &TYPES,
+        decode_form: no_decoder,
+        skipped: &[],
+    };
+
+    #[test]
+    fn true16_halves() {
+        // 32-bit encoding: bit 7 of the register number picks the high half.
+        assert_eq!(
+            text(&RDNA, 0, &[0x82, 0x07, 0x02, 0x64]),
+            "v_add_f16_e32 v1.l, v2.h, v3.l"
+        );
+        // VOP3: OP_SEL picks the halves, and LLVM prints op_sel as well.
+        let vop3 = [0x01, 0xd0, 0x32, 0xd5, 0x02, 0x07, 0x02, 0x00];
+        assert_eq!(
+            text(&RDNA, 1, &vop3),
+            "v_add_f16_e64 v1.h, v2.l, v3.h op_sel:[0,1,1] clamp"
+        );
+        let neg_constant = [0x01, 0x08, 0x32, 0xd5, 0x02, 0xe1, 0x01, 0x20];
+        assert_eq!(
+            text(&RDNA, 1, &neg_constant),
+            "v_add_f16_e64 v1.l, -v2.h, 0.5 op_sel:[1,0,0]"
         );
     }
 }
