@@ -19,11 +19,17 @@ pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
 /// Text of a register operand, honouring the encoding's ACC bit: on CDNA, operands of type
 /// "VGPR or AccVGPR" name accumulation registers (`a0`..) when the instruction's ACC bit is set.
 fn mem_operand_text(p: &Printer, o: &DecodedOperand) -> String {
-    if let Operand::Reg { file: RegFile::Vgpr, first, count } = o.value {
-        let accvgpr = o
-            .info
-            .operand_type
-            .is_some_and(|t| p.ins.spec.operand_types[t as usize].name.contains("ACCVGPR"));
+    if let Operand::Reg {
+        file: RegFile::Vgpr,
+        first,
+        count,
+    } = o.value
+    {
+        let accvgpr = o.info.operand_type.is_some_and(|t| {
+            p.ins.spec.operand_types[t as usize]
+                .name
+                .contains("ACCVGPR")
+        });
         // The GWS instructions carry their data VGPR in the ADDR field (AMD types it as a
         // plain VGPR); LLVM treats it as data, so the ACC bit applies to it too.
         let gws_data = is_gws(p.ins.info().name);
@@ -40,7 +46,9 @@ fn ds_has_two_offsets(name: &str) -> bool {
     // DS_READ2_*, DS_WRITE2_*, DS_WRXCHG2_* (and the ST64 variants) before RDNA 3;
     // DS_LOAD_2ADDR_*, DS_STORE_2ADDR_*, DS_STOREXCHG_2ADDR_* from RDNA 3 on.
     name.contains("_2ADDR")
-        || ["DS_READ2", "DS_WRITE2", "DS_WRXCHG2"].iter().any(|p| name.starts_with(p))
+        || ["DS_READ2", "DS_WRITE2", "DS_WRXCHG2"]
+            .iter()
+            .any(|p| name.starts_with(p))
 }
 
 /// Global wave sync instructions: they always work on GDS.
@@ -114,7 +122,11 @@ fn print_ds(p: &mut Printer) {
     } else {
         let offset = off1 << 8 | off0;
         if offset != 0 {
-            let text = if name.starts_with("DS_SWIZZLE") { swizzle_text(offset) } else { offset.to_string() };
+            let text = if name.starts_with("DS_SWIZZLE") {
+                swizzle_text(offset)
+            } else {
+                offset.to_string()
+            };
             p.modifier(&format!("offset:{text}"));
         }
     }
@@ -164,7 +176,10 @@ fn saddr_kind(p: &Printer, o: &DecodedOperand) -> Saddr {
         return Saddr::Off;
     }
     let ty_has_null = o.info.operand_type.is_some_and(|t| {
-        p.ins.spec.operand_types[t as usize].values.iter().any(|v| v.1.eq_ignore_ascii_case("NULL"))
+        p.ins.spec.operand_types[t as usize]
+            .values
+            .iter()
+            .any(|v| v.1.eq_ignore_ascii_case("NULL"))
     });
     match o.raw {
         // All ones: `off` on CDNA (no NULL register); on RDNA 1/2 scratch, the ST mode.
@@ -216,7 +231,8 @@ fn print_flat(p: &mut Printer, family: Family) {
                 // With a scalar base the VGPR is a 32-bit offset; without, a 64-bit address
                 // (GLOBAL, FLAT) or a 32-bit offset (scratch).
                 if let Operand::Reg { file, first, count } = o.value {
-                    let offset_only = seg == Segment::Scratch || (has_saddr_operand && saddr == Saddr::Reg);
+                    let offset_only =
+                        seg == Segment::Scratch || (has_saddr_operand && saddr == Saddr::Reg);
                     p.operand(&reg_text(file, first, if offset_only { 1 } else { count }));
                     continue;
                 }
@@ -241,7 +257,11 @@ fn print_flat(p: &mut Printer, family: Family) {
 /// 24 bits), unsigned for the FLAT segment before that.
 fn print_flat_offset(p: &mut Printer, seg: Segment) {
     let enc = p.ins.encoding();
-    let Some(field) = enc.fields.iter().find(|f| f.name == "OFFSET" || f.name == "IOFFSET") else {
+    let Some(field) = enc
+        .fields
+        .iter()
+        .find(|f| f.name == "OFFSET" || f.name == "IOFFSET")
+    else {
         return;
     };
     let raw = field.extract(p.ins.bits);
@@ -250,7 +270,11 @@ fn print_flat_offset(p: &mut Printer, seg: Segment) {
     }
     let width = field.width();
     let signed = seg != Segment::Flat || width >= 24;
-    let text = if signed { sign_extend(raw, width).to_string() } else { raw.to_string() };
+    let text = if signed {
+        sign_extend(raw, width).to_string()
+    } else {
+        raw.to_string()
+    };
     p.modifier(&format!("offset:{text}"));
 }
 
@@ -265,7 +289,10 @@ fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
             p.modifier(&format!("th:{hint}"));
         }
         if scope != 0 {
-            p.modifier(&format!("scope:{}", ["", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"][scope as usize & 3]));
+            p.modifier(&format!(
+                "scope:{}",
+                ["", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"][scope as usize & 3]
+            ));
         }
     } else {
         for (field, text) in [
@@ -296,7 +323,12 @@ fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String 
     if atomic {
         let name = if th & 4 != 0 {
             if scope >= SCOPE_DEV {
-                (if th & 2 != 0 { "CASCADE_NT" } else { "CASCADE_RT" }).to_string()
+                (if th & 2 != 0 {
+                    "CASCADE_NT"
+                } else {
+                    "CASCADE_RT"
+                })
+                .to_string()
             } else {
                 format!("{th:#x}")
             }
@@ -334,8 +366,8 @@ mod tests {
     //! hand; the conformance harness cannot reach these forms, since no spec excerpt has them.
     use super::*;
     use crate::tables::{
-        EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo, RangeInfo,
-        ValueRun,
+        EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo,
+        RangeInfo, ValueRun,
     };
     use crate::{DecodeErrorKind, Instruction};
 
@@ -343,7 +375,12 @@ mod tests {
         ($name:literal, $offset:literal, $count:literal) => {
             FieldInfo {
                 name: $name,
-                ranges: &[RangeInfo { offset: $offset, count: $count, pad_bits: 0, pad_value: 0 }],
+                ranges: &[RangeInfo {
+                    offset: $offset,
+                    count: $count,
+                    pad_bits: 0,
+                    pad_value: 0,
+                }],
                 conditional: false,
             }
         };
@@ -368,21 +405,38 @@ mod tests {
         field!("VADDR", 64, 8),
         field!("IOFFSET", 72, 24),
     ];
-    static ENCODINGS: [EncodingInfo; 1] =
-        [EncodingInfo { name: "ENC_VFLAT", order: 0, bits: 96, mask: 0, fixed: 0, fields: &FIELDS, op_field: Some(2) }];
+    static ENCODINGS: [EncodingInfo; 1] = [EncodingInfo {
+        name: "ENC_VFLAT",
+        order: 0,
+        bits: 96,
+        mask: 0,
+        fixed: 0,
+        fields: &FIELDS,
+        op_field: Some(2),
+    }];
     const VGPR: u16 = 0;
     const SREG: u16 = 1;
     static TYPES: [OperandTypeInfo; 2] = [
         OperandTypeInfo {
             name: "OPR_VGPR",
-            runs: &[ValueRun { prefix: "v", first_value: 0, first_index: 0, count: 256 }],
+            runs: &[ValueRun {
+                prefix: "v",
+                first_value: 0,
+                first_index: 0,
+                count: 256,
+            }],
             values: &[],
             fields: &[],
             subtypes: &[],
         },
         OperandTypeInfo {
             name: "OPR_SREG",
-            runs: &[ValueRun { prefix: "s", first_value: 0, first_index: 0, count: 106 }],
+            runs: &[ValueRun {
+                prefix: "s",
+                first_value: 0,
+                first_index: 0,
+                count: 106,
+            }],
             values: &[(106, "VCC_LO"), (124, "NULL")],
             fields: &[],
             subtypes: &[],
@@ -404,7 +458,13 @@ mod tests {
 
     macro_rules! instruction {
         ($name:literal, $form:literal) => {
-            InstructionInfo { name: $name, mnemonic: $name, aliases: &[], flags: 0, forms: &[$form] }
+            InstructionInfo {
+                name: $name,
+                mnemonic: $name,
+                aliases: &[],
+                flags: 0,
+                forms: &[$form],
+            }
         };
     }
     static INSTRUCTIONS: [InstructionInfo; 5] = [
@@ -416,17 +476,50 @@ mod tests {
     ];
     macro_rules! form {
         ($instruction:literal, $operands:expr) => {
-            FormInfo { instruction: $instruction, encoding: 0, opcode: 0, condition: "default", operands: $operands, hints: &[] }
+            FormInfo {
+                instruction: $instruction,
+                encoding: 0,
+                opcode: 0,
+                condition: "default",
+                operands: $operands,
+                hints: &[],
+            }
         };
     }
     static FORMS: [FormInfo; 5] = [
-        form!(0, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false), op(SADDR, SREG, 64, false)]),
-        form!(1, &[op(VADDR, VGPR, 64, false), op(VSRC, VGPR, 32, false), op(SADDR, SREG, 64, false)]),
+        form!(
+            0,
+            &[
+                op(VDST, VGPR, 32, true),
+                op(VADDR, VGPR, 64, false),
+                op(SADDR, SREG, 64, false)
+            ]
+        ),
+        form!(
+            1,
+            &[
+                op(VADDR, VGPR, 64, false),
+                op(VSRC, VGPR, 32, false),
+                op(SADDR, SREG, 64, false)
+            ]
+        ),
         form!(
             2,
-            &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false), op(VSRC, VGPR, 32, false), op(SADDR, SREG, 64, false)]
+            &[
+                op(VDST, VGPR, 32, true),
+                op(VADDR, VGPR, 64, false),
+                op(VSRC, VGPR, 32, false),
+                op(SADDR, SREG, 64, false)
+            ]
         ),
-        form!(3, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 32, false), op(SADDR, SREG, 32, false)]),
+        form!(
+            3,
+            &[
+                op(VDST, VGPR, 32, true),
+                op(VADDR, VGPR, 32, false),
+                op(SADDR, SREG, 32, false)
+            ]
+        ),
         form!(4, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false)]),
     ];
     fn no_decoder(_: &[u8]) -> Result<(u16, u128), DecodeErrorKind> {
@@ -451,7 +544,11 @@ mod tests {
     fn text(form: u16, bytes: [u8; 12]) -> String {
         let mut b = [0u8; 16];
         b[..12].copy_from_slice(&bytes);
-        super::super::disassemble(&Instruction { spec: &SPEC, form, bits: u128::from_le_bytes(b) })
+        super::super::disassemble(&Instruction {
+            spec: &SPEC,
+            form,
+            bits: u128::from_le_bytes(b),
+        })
     }
 
     #[test]
@@ -461,15 +558,24 @@ mod tests {
             "GLOBAL_LOAD_B32 v1, v2, s[2:3] offset:-16 scale_offset th:TH_LOAD_NT scope:SCOPE_SE nv"
         );
         assert_eq!(
-            text(0, [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x70, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            text(
+                0,
+                [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x70, 0x00, 0x02, 0x00, 0x00, 0x00]
+            ),
             "GLOBAL_LOAD_B32 v1, v[2:3], off th:0x7"
         );
         assert_eq!(
-            text(0, [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x30, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            text(
+                0,
+                [0x7c, 0x00, 0x05, 0xee, 0x01, 0x00, 0x30, 0x00, 0x02, 0x00, 0x00, 0x00]
+            ),
             "GLOBAL_LOAD_B32 v1, v[2:3], off th:TH_LOAD_LU"
         );
         assert_eq!(
-            text(1, [0x7c, 0x80, 0x06, 0xee, 0x00, 0x00, 0xbc, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            text(
+                1,
+                [0x7c, 0x80, 0x06, 0xee, 0x00, 0x00, 0xbc, 0x00, 0x02, 0x00, 0x00, 0x00]
+            ),
             "GLOBAL_STORE_B32 v[2:3], v1, off th:TH_STORE_BYPASS scope:SCOPE_SYS"
         );
     }
@@ -481,11 +587,17 @@ mod tests {
             "GLOBAL_ATOMIC_ADD_U32 v0, v2, v1, s[4:5] offset:-8388608 th:TH_ATOMIC_RETURN scope:SCOPE_SYS"
         );
         assert_eq!(
-            text(2, [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0xc8, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            text(
+                2,
+                [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0xc8, 0x00, 0x02, 0x00, 0x00, 0x00]
+            ),
             "GLOBAL_ATOMIC_ADD_U32 v[2:3], v1, off th:TH_ATOMIC_CASCADE_RT scope:SCOPE_DEV"
         );
         assert_eq!(
-            text(2, [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0x40, 0x00, 0x02, 0x00, 0x00, 0x00]),
+            text(
+                2,
+                [0x7c, 0x40, 0x0d, 0xee, 0x00, 0x00, 0x40, 0x00, 0x02, 0x00, 0x00, 0x00]
+            ),
             "GLOBAL_ATOMIC_ADD_U32 v[2:3], v0, off th:TH_ATOMIC_0x4"
         );
     }
@@ -493,15 +605,24 @@ mod tests {
     #[test]
     fn scratch_uses_its_vgpr_offset_only_with_sve() {
         assert_eq!(
-            text(3, [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x03, 0x00, 0x02, 0x04, 0x00, 0x00]),
+            text(
+                3,
+                [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x03, 0x00, 0x02, 0x04, 0x00, 0x00]
+            ),
             "SCRATCH_LOAD_B32 v1, v2, s2 offset:4 scale_offset"
         );
         assert_eq!(
-            text(3, [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00]),
+            text(
+                3,
+                [0x02, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00]
+            ),
             "SCRATCH_LOAD_B32 v1, off, s2 offset:4"
         );
         assert_eq!(
-            text(3, [0x7c, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]),
+            text(
+                3,
+                [0x7c, 0x00, 0x05, 0xed, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+            ),
             "SCRATCH_LOAD_B32 v1, off, off"
         );
     }
@@ -509,11 +630,17 @@ mod tests {
     #[test]
     fn flat_offsets_are_signed_24_bit_from_rdna4_on() {
         assert_eq!(
-            text(4, [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xf8, 0xff, 0xff]),
+            text(
+                4,
+                [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xf8, 0xff, 0xff]
+            ),
             "FLAT_LOAD_B32 v1, v[2:3] offset:-8"
         );
         assert_eq!(
-            text(4, [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xff, 0xff, 0x7f]),
+            text(
+                4,
+                [0x7c, 0x00, 0x05, 0xec, 0x01, 0x00, 0x00, 0x00, 0x02, 0xff, 0xff, 0x7f]
+            ),
             "FLAT_LOAD_B32 v1, v[2:3] offset:8388607"
         );
     }
