@@ -295,6 +295,13 @@ pub struct DispatchStats {
 /// Sets up a wave of a workgroup per the ABI subset in the module docs.
 pub fn init_wave(cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_index: u32) -> Wave {
     let mut w = Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs);
+    setup_wave(&mut w, cfg, program, group, wave_index);
+    w
+}
+
+/// [`init_wave`] into an existing wave of the right shape (zeroed first).
+pub fn setup_wave(w: &mut Wave, cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_index: u32) {
+    w.reset();
     w.num_sgprs = cfg.num_sgprs;
     w.mode = cfg.mode;
     w.pc = program.base;
@@ -334,7 +341,6 @@ pub fn init_wave(cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_
         w.scratch = ScratchInfo { base, per_lane: s.per_lane };
         w.flat_scratch = base;
     }
-    w
 }
 
 /// Runs `program` over the grid. Stops at the first error, saying where.
@@ -342,12 +348,15 @@ pub fn dispatch(program: &Program, cfg: &DispatchConfig, mem: &mut dyn Memory) -
     let mut stats = DispatchStats::default();
     let mut lds = Lds::new(cfg.lds_size);
     let waves_per_group = cfg.waves_per_group();
+    let mut waves: Vec<Wave> = (0..waves_per_group).map(|_| Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs)).collect();
     for gz in 0..cfg.grid[2] {
         for gy in 0..cfg.grid[1] {
             for gx in 0..cfg.grid[0] {
                 let group = [gx, gy, gz];
                 lds.clear();
-                let mut waves: Vec<Wave> = (0..waves_per_group).map(|i| init_wave(cfg, program, group, i)).collect();
+                for (i, w) in waves.iter_mut().enumerate() {
+                    setup_wave(w, cfg, program, group, i as u32);
+                }
                 run_workgroup(program, cfg, &mut waves, mem, &mut lds, group)?;
                 stats.workgroups += 1;
                 stats.waves += waves.len() as u64;

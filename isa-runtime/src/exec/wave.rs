@@ -515,6 +515,17 @@ impl Wave {
         }
     }
 
+    /// Zeroes every register and flag, keeping the allocations (a dispatch reuses its waves
+    /// from one workgroup to the next).
+    pub fn reset(&mut self) {
+        let fresh = Wave { vgpr: Vec::new(), agpr: Vec::new(), ..Wave::new(self.wave64, 0, 0) };
+        let (mut vgpr, mut agpr) = (std::mem::take(&mut self.vgpr), std::mem::take(&mut self.agpr));
+        vgpr.fill(0);
+        agpr.fill(0);
+        let (num_vgprs, num_agprs) = (self.num_vgprs, self.num_agprs);
+        *self = Wave { vgpr, agpr, num_vgprs, num_agprs, ..fresh };
+    }
+
     /// 32 or 64.
     #[inline]
     pub fn lanes(&self) -> usize {
@@ -790,11 +801,18 @@ impl Wave {
     /// lanes, or a scalar value repeated): the executor then loops over plain arrays.
     #[inline]
     pub fn load_src_b32(&self, src: Src, out: &mut [u32; MAX_LANES]) -> Result<(), ExecError> {
-        let n = self.lanes();
+        // Fixed-size copies compile to a few vector moves (a variable length calls memcpy).
+        let copy = |out: &mut [u32; MAX_LANES], lanes: &[u32]| {
+            if lanes.len() == MAX_LANES {
+                out.copy_from_slice(lanes)
+            } else {
+                out[..MAX_LANES / 2].copy_from_slice(&lanes[..MAX_LANES / 2])
+            }
+        };
         match src {
-            Src::Vgpr(r) => out[..n].copy_from_slice(self.vgpr_lanes(r as u32)?),
-            Src::Agpr(r) => out[..n].copy_from_slice(self.agpr_lanes(r as u32)?),
-            s => out[..n].fill(self.read_scalar_b32(s)?),
+            Src::Vgpr(r) => copy(out, self.vgpr_lanes(r as u32)?),
+            Src::Agpr(r) => copy(out, self.agpr_lanes(r as u32)?),
+            s => *out = [self.read_scalar_b32(s)?; MAX_LANES],
         }
         Ok(())
     }
@@ -828,7 +846,11 @@ impl Wave {
         let n = self.lanes();
         let dst = self.vgpr_lanes_mut(reg)?;
         if mask == u64::MAX >> (64 - n) {
-            dst.copy_from_slice(&values[..n]);
+            if n == MAX_LANES {
+                dst.copy_from_slice(values);
+            } else {
+                dst[..MAX_LANES / 2].copy_from_slice(&values[..MAX_LANES / 2]);
+            }
         } else {
             for lane in LaneIter(mask & (u64::MAX >> (64 - n))) {
                 dst[lane] = values[lane];

@@ -25,11 +25,12 @@ fn s_mov_b32(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
     Ok(Flow::Next)
 }
 
+/// SOP2 operands are [SDST, SSRC0, SSRC1, SCC] in the spec's order.
 fn sop2(w: &mut Wave, d: &Decoded, f: fn(u32, u32) -> (u32, bool)) -> R {
-    let a = w.read_scalar_b32(d.src_of("SSRC0")?)?;
-    let b = w.read_scalar_b32(d.src_of("SSRC1")?)?;
+    let a = w.read_scalar_b32(d.operands[1])?;
+    let b = w.read_scalar_b32(d.operands[2])?;
     let (r, scc) = f(a, b);
-    w.write_scalar_b32(d.src_of("SDST")?, r)?;
+    w.write_scalar_b32(d.operands[0], r)?;
     w.scc = scc;
     Ok(Flow::Next)
 }
@@ -47,9 +48,10 @@ fn s_lshl_b32(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
     })
 }
 
+/// SOPC operands are [SSRC0, SSRC1, SCC].
 fn sopc(w: &mut Wave, d: &Decoded, f: fn(u32, u32) -> bool) -> R {
-    let a = w.read_scalar_b32(d.src_of("SSRC0")?)?;
-    let b = w.read_scalar_b32(d.src_of("SSRC1")?)?;
+    let a = w.read_scalar_b32(d.operands[0])?;
+    let b = w.read_scalar_b32(d.operands[1])?;
     w.scc = f(a, b);
     Ok(Flow::Next)
 }
