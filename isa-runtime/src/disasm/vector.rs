@@ -466,30 +466,35 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     }
 }
 
-/// A literal, marked `lit(...)` when its value could have been an inline constant of the
-/// operand's type (LLVM keeps the encoding that way).
+/// A literal, as LLVM prints it for the operand's type: marked `lit(...)` when its value could
+/// have been an inline constant (LLVM keeps the encoding that way). 64-bit float operands take
+/// the literal as their high dword; LLVM prints the value, or the constant it equals.
 fn literal_text(v: u64, format: &str, size: u16) -> String {
-    let inlinable = if size == 16 {
-        let s = v as u16 as i16;
-        (-16..=64).contains(&s) || (is_float(format) && INLINE_F16.contains(&(v & 0xffff)))
-    } else if size > 32 {
-        // 64-bit operands: floats take the literal as the high dword, integers zero-extend it.
-        if is_float(format) {
-            INLINE_F64.contains(&(v << 32)) || v == 0
-        } else {
-            v <= 64
+    let as_i32 = v as u32 as i32;
+    let int_inline = |i: i64| (-16..=64).contains(&i);
+    let inlinable = match size {
+        // f16 operands look at the low half only; 16-bit integers at the sign-extended dword.
+        16 if is_float(format) => {
+            int_inline(v as u16 as i16 as i64) || INLINE_F16.contains(&(v & 0xffff))
         }
-    } else {
-        let s = v as u32 as i32;
-        (-16..=64).contains(&s) || INLINE_F32.contains(&(v & 0xffff_ffff))
+        16 => int_inline(as_i32 as i64),
+        33.. if is_float(format) => {
+            let wide = v << 32;
+            return match INLINE_F64.iter().position(|&c| c == wide) {
+                Some(k) => float_constant_text(INLINE_NAMES[k], format, size),
+                None if v == 0 => "0".to_string(),
+                None => format!("0x{v:x}"),
+            };
+        }
+        // 64-bit integers zero-extend the literal.
+        33.. => v <= 64,
+        _ => int_inline(as_i32 as i64) || INLINE_F32.contains(&(v & 0xffff_ffff)),
     };
-    let mut s = String::new();
     if inlinable {
-        let _ = write!(s, "lit(0x{v:x})");
+        format!("lit(0x{v:x})")
     } else {
-        let _ = write!(s, "0x{v:x}");
+        format!("0x{v:x}")
     }
-    s
 }
 
 /// clamp, omod and op_sel of the VOP3 and SDWA encodings; the packed modifiers of VOP3P.
@@ -694,6 +699,41 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
 /// under one form; without dual forms in the data this prints the operands in order.
 fn print_vopd(p: &mut Printer) {
     p.default_print();
+}
+
+#[cfg(test)]
+mod literal_tests {
+    use super::literal_text;
+
+    /// (literal, data format, operand bits, llvm-mc's text), from llvm-mc 22 on gfx1100
+    /// (`v_add_f64`, `v_add_f16_e32`, `v_add_nc_u16`, `v_cmpx_lt_i64_e32`, `v_mov_b32_e32`).
+    #[test]
+    fn literals_by_operand_type() {
+        let cases: &[(u64, &str, u16, &str)] = &[
+            (0x40000000, "FMT_NUM_F64", 64, "2.0"),
+            (0x5, "FMT_NUM_F64", 64, "0x5"),
+            (0, "FMT_NUM_F64", 64, "0"),
+            (0x3fc45f30, "FMT_NUM_F64", 64, "0x3fc45f30"),
+            (0x3c00, "FMT_NUM_F16", 16, "lit(0x3c00)"),
+            (0x10, "FMT_NUM_F16", 16, "lit(0x10)"),
+            (0x13c00, "FMT_NUM_F16", 16, "lit(0x13c00)"),
+            (0xfff0, "FMT_NUM_F16", 16, "lit(0xfff0)"),
+            (0x1234, "FMT_NUM_F16", 16, "0x1234"),
+            (0x10, "FMT_NUM_U16", 16, "lit(0x10)"),
+            (0xfff0, "FMT_NUM_U16", 16, "0xfff0"),
+            (0xfffffff0, "FMT_NUM_U16", 16, "lit(0xfffffff0)"),
+            (0x3c00, "FMT_NUM_U16", 16, "0x3c00"),
+            (0x5, "FMT_NUM_I64", 64, "lit(0x5)"),
+            (0xfffffff0, "FMT_NUM_I64", 64, "0xfffffff0"),
+            (0x3f800000, "FMT_NUM_I64", 64, "0x3f800000"),
+            (0x3e22f983, "FMT_NUM_B32", 32, "lit(0x3e22f983)"),
+            (0xfffffff0, "FMT_NUM_F32", 32, "lit(0xfffffff0)"),
+            (0x41, "FMT_NUM_F32", 32, "0x41"),
+        ];
+        for &(v, format, size, want) in cases {
+            assert_eq!(literal_text(v, format, size), want, "{v:#x} as {format}");
+        }
+    }
 }
 
 #[cfg(all(test, feature = "fixtures"))]
