@@ -441,6 +441,18 @@ fn rdna2_packed_lanes_nan_and_either_sign() {
 }
 
 #[test]
+fn rdna2_memory_data_operands_are_arrays_of_dwords() {
+    let text = "src = DATA[1];\nRETURN_DATA[0:1] = src.\nbyte = DATA[7:0].";
+    assert_eq!(
+        ir_in(Generation::Rdna2, "FLAT_SAMPLE_X2", text),
+        "locals: src: b32 (inferred) byte: b8 (inferred)\n\
+         src:b32 = DATA:b64[32:u32 +: 32]\n\
+         RETURN_DATA:b64[0:u32 +: 64]:b64 = to_b64(src:b32)\n\
+         byte:b8 = DATA:b64[0:i32 +: 8]"
+    );
+}
+
+#[test]
 fn variables_written_by_bit_ranges_get_their_width() {
     let text = "tmp[31 : 16].f16 = S1.f16;\ntmp[15 : 0].f16 = S0.f16;\nD0.b32 = tmp";
     assert_eq!(

@@ -6,6 +6,7 @@ use isa_gen::pcode::corpus::{load_corpus, Class};
 use isa_gen::pcode::prose::FailureCause;
 use isa_gen::pcode::{pretty, report};
 use isa_gen::specdir::real_pcode_dir;
+use std::sync::OnceLock;
 
 /// Failures whose cause the classifier cannot name, each explained: (generation, entry, why).
 const EXPLAINED_OTHER: &[(&str, &str, &str)] = &[
@@ -21,12 +22,19 @@ const EXPLAINED_OTHER: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn corpus() -> Option<isa_gen::pcode::Corpus> {
-    let Some(dir) = real_pcode_dir() else {
-        eprintln!("skipped: AMD's pseudocode not found (set AMD_ISA_PCODE_DIR or drop <gen>.pcode files in spec/pcode/)");
-        return None;
-    };
-    Some(load_corpus(&dir.path).expect("pseudocode directory readable"))
+/// The corpus, classified once for all tests; `None` (with a message) when absent.
+fn corpus() -> Option<&'static isa_gen::pcode::Corpus> {
+    static CORPUS: OnceLock<Option<isa_gen::pcode::Corpus>> = OnceLock::new();
+    let corpus = CORPUS.get_or_init(|| {
+        let dir = real_pcode_dir()?;
+        Some(load_corpus(&dir.path).expect("pseudocode directory readable"))
+    });
+    if corpus.is_none() {
+        eprintln!(
+            "skipped: AMD's pseudocode not found (set AMD_ISA_PCODE_DIR or drop <gen>.pcode files in spec/pcode/)"
+        );
+    }
+    corpus.as_ref()
 }
 
 #[test]

@@ -510,6 +510,15 @@ impl<'a> Checker<'a> {
             A::Name(n) => self.read_name(n, span),
             A::Typed { base, ty, half } => self.typed(base, *ty, *half, span),
             A::Field { base, name } => self.field(base, name, span),
+            A::Index { base, index }
+            | A::Slice {
+                base, hi: index, ..
+            } if self.rdna2_dwords(&e.kind).is_some() => {
+                let (first, count) = self.rdna2_dwords(&e.kind).unwrap_or((0, 1));
+                let b = self.expr(base);
+                let lo = Expr::new(Ty::U32, ExprKind::Int(32 * first as u128), index.span);
+                self.slice(b, lo, 32 * count, false, false, span)
+            }
             A::Index { base, index } => self.index(base, index, span),
             A::Slice { base, hi, lo } => match self.slice_bounds(hi, lo, span) {
                 Some((lo, width, reversed)) => {
@@ -716,6 +725,25 @@ impl<'a> Checker<'a> {
             Flex::No => te.e,
             _ => self.coerce(te, Ty::I32),
         }
+    }
+
+    /// RDNA2 writes memory data operands as arrays of dwords: `DATA[1]` is the second dword,
+    /// `RETURN_DATA[0:1]` the first two. Returns (first dword, count) for such an access.
+    fn rdna2_dwords(&self, e: &ast::ExprKind) -> Option<(u32, u32)> {
+        use ast::ExprKind as A;
+        if !self.rdna2 {
+            return None;
+        }
+        let (base, range) = match e {
+            A::Index { base, index } => (base, (constant(index)?, constant(index)?)),
+            A::Slice { base, hi, lo } => (base, (constant(hi)?, constant(lo)?)),
+            _ => return None,
+        };
+        let A::Name(n) = &base.kind else { return None };
+        let data = matches!(n.as_str(), "DATA" | "DATA2" | "RETURN_DATA" | "VDATA");
+        let ascending = range.0 <= range.1 && range.1 < 4;
+        (data && ascending && self.binding(n).is_none())
+            .then(|| (range.0 as u32, (range.1 - range.0 + 1) as u32))
     }
 
     fn index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> TE {
@@ -1585,6 +1613,22 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            A::Index { base, index }
+            | A::Slice {
+                base, hi: index, ..
+            } if self.rdna2_dwords(&e.kind).is_some() => {
+                let (first, count) = self.rdna2_dwords(&e.kind).unwrap_or((0, 1));
+                let b = self.place(base, None)?;
+                let lo = Expr::new(Ty::U32, ExprKind::Int(32 * first as u128), index.span);
+                mk(
+                    Ty::bits(32 * count),
+                    PlaceKind::Slice {
+                        base: Box::new(b),
+                        lo: Box::new(lo),
+                        reversed: false,
+                    },
+                )
+            }
             A::Index { base, index } => self.index_place(base, index, span),
             A::Slice { base, hi, lo } => {
                 let (lo, width, reversed) = self.slice_bounds(hi, lo, span)?;
@@ -2245,6 +2289,14 @@ fn linear(e: &ast::Expr) -> Option<Lin> {
             ))
         }
         _ => Some((BTreeMap::from([(e.to_string(), 1)]), 0)),
+    }
+}
+
+/// The value of a constant integer expression.
+fn constant(e: &ast::Expr) -> Option<i128> {
+    match linear(e)? {
+        (terms, c) if terms.is_empty() => Some(c),
+        _ => None,
     }
 }
 
