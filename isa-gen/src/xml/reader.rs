@@ -1189,22 +1189,8 @@ impl<'a> XmlReader<'a> {
     }
 
     fn read_functional_group(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<FunctionalGroupDef>> {
-        self.no_attrs(e, pos);
-        let mut g = FunctionalGroupDef::default();
-        self.children("FunctionalGroup", empty, |p, e, empty, cpos| {
-            p.no_attrs(e, cpos);
-            match name_of(e) {
-                "Name" => g.name = p.text("Name", empty)?,
-                "Description" => g.description = Some(p.text("Description", empty)?),
-                _ => return Ok(false),
-            }
-            Ok(true)
-        })?;
-        if g.name.is_empty() {
-            self.missing(pos, "FunctionalGroup", "Name");
-            return Ok(None);
-        }
-        Ok(Some(g))
+        let named = self.read_named("FunctionalGroup", e, empty, pos)?;
+        Ok(named.map(|(name, description)| FunctionalGroupDef { name, description }))
     }
 
     fn read_functional_subgroup(
@@ -1213,22 +1199,34 @@ impl<'a> XmlReader<'a> {
         empty: bool,
         pos: usize,
     ) -> Res<Option<FunctionalSubgroupDef>> {
+        let named = self.read_named("FunctionalSubgroup", e, empty, pos)?;
+        Ok(named.map(|(name, description)| FunctionalSubgroupDef { name, description }))
+    }
+
+    /// An element of `<Name>` and optional `<Description>` (functional groups and subgroups).
+    fn read_named(
+        &mut self,
+        tag: &str,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<(String, Option<String>)>> {
         self.no_attrs(e, pos);
-        let mut g = FunctionalSubgroupDef::default();
-        self.children("FunctionalSubgroup", empty, |p, e, empty, cpos| {
+        let (mut name, mut description) = (String::new(), None);
+        self.children(tag, empty, |p, e, empty, cpos| {
             p.no_attrs(e, cpos);
             match name_of(e) {
-                "Name" => g.name = p.text("Name", empty)?,
-                "Description" => g.description = Some(p.text("Description", empty)?),
+                "Name" => name = p.text("Name", empty)?,
+                "Description" => description = Some(p.text("Description", empty)?),
                 _ => return Ok(false),
             }
             Ok(true)
         })?;
-        if g.name.is_empty() {
-            self.missing(pos, "FunctionalSubgroup", "Name");
+        if name.is_empty() {
+            self.missing(pos, tag, "Name");
             return Ok(None);
         }
-        Ok(Some(g))
+        Ok(Some((name, description)))
     }
 }
 
