@@ -18,20 +18,52 @@ const ADDS_PER_ITERATION: u32 = 8;
 /// `ITERATIONS` × (`ADDS_PER_ITERATION` vector adds + 3 scalar loop instructions).
 fn kernel(spec: &'static IsaSpec, add: &str) -> Vec<u8> {
     let mut a = Asm::new(spec);
-    a.op("s_mov_b32", &["ENC_SOP1"], &[("SDST", Val::S(10)), ("SSRC0", Val::I(ITERATIONS as i64))]);
+    a.op(
+        "s_mov_b32",
+        &["ENC_SOP1"],
+        &[("SDST", Val::S(10)), ("SSRC0", Val::I(ITERATIONS as i64))],
+    );
     let top = a.here();
     for k in 0..ADDS_PER_ITERATION {
-        a.op(add, &["ENC_VOP2"], &[("VDST", Val::V(1 + k % 4)), ("SRC0", Val::V(0)), ("VSRC1", Val::V(1 + k % 4))]);
+        a.op(
+            add,
+            &["ENC_VOP2"],
+            &[
+                ("VDST", Val::V(1 + k % 4)),
+                ("SRC0", Val::V(0)),
+                ("VSRC1", Val::V(1 + k % 4)),
+            ],
+        );
     }
-    a.op("s_sub_u32", &["ENC_SOP2"], &[("SDST", Val::S(10)), ("SSRC0", Val::S(10)), ("SSRC1", Val::I(1))])
-        .op("s_cmp_lg_u32", &["ENC_SOPC"], &[("SSRC0", Val::S(10)), ("SSRC1", Val::I(0))]);
+    a.op(
+        "s_sub_u32",
+        &["ENC_SOP2"],
+        &[
+            ("SDST", Val::S(10)),
+            ("SSRC0", Val::S(10)),
+            ("SSRC1", Val::I(1)),
+        ],
+    )
+    .op(
+        "s_cmp_lg_u32",
+        &["ENC_SOPC"],
+        &[("SSRC0", Val::S(10)), ("SSRC1", Val::I(0))],
+    );
     let back = ((top as i64 - (a.here() as i64 + 4)) / 4) as i16 as u16 as u64;
-    a.op("s_cbranch_scc1", &["ENC_SOPP"], &[("SIMM16", Val::Raw(back))]).op("s_endpgm", &["ENC_SOPP"], &[]);
+    a.op(
+        "s_cbranch_scc1",
+        &["ENC_SOPP"],
+        &[("SIMM16", Val::Raw(back))],
+    )
+    .op("s_endpgm", &["ENC_SOPP"], &[]);
     a.bytes
 }
 
 fn bench_generation(c: &mut Criterion, generation: &str, add: &str) {
-    let Some(spec) = isa_runtime::fixtures::specs().into_iter().find(|s| s.generation == generation) else {
+    let Some(spec) = isa_runtime::fixtures::specs()
+        .into_iter()
+        .find(|s| s.generation == generation)
+    else {
         return;
     };
     let code = kernel(spec, add);
@@ -45,9 +77,13 @@ fn bench_generation(c: &mut Criterion, generation: &str, add: &str) {
     let lanes = cfg.lanes();
     let mut g = c.benchmark_group(format!("exec_driver/{generation}_wave{lanes}"));
     g.throughput(Throughput::Elements(lane_ops));
-    g.bench_function(format!("{add}_loop ({} instructions per dispatch)", stats.instructions), |b| {
-        b.iter(|| dispatch(&program, &cfg, &mut mem).expect("kernel runs"))
-    });
+    g.bench_function(
+        format!(
+            "{add}_loop ({} instructions per dispatch)",
+            stats.instructions
+        ),
+        |b| b.iter(|| dispatch(&program, &cfg, &mut mem).expect("kernel runs")),
+    );
     g.finish();
 }
 

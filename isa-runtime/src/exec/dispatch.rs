@@ -38,13 +38,22 @@ pub struct ExecutorTable {
 impl ExecutorTable {
     /// A table with no executors.
     pub fn new(spec: &'static IsaSpec) -> ExecutorTable {
-        ExecutorTable { spec, by_instruction: vec![None; spec.instructions.len()] }
+        ExecutorTable {
+            spec,
+            by_instruction: vec![None; spec.instructions.len()],
+        }
     }
 
     /// A table filled by `f`, asked once per instruction of the spec (generated code passes a
     /// `match` on the instruction's name).
-    pub fn from_fn(spec: &'static IsaSpec, f: impl Fn(&'static crate::tables::InstructionInfo) -> Option<ExecFn>) -> ExecutorTable {
-        ExecutorTable { spec, by_instruction: spec.instructions.iter().map(f).collect() }
+    pub fn from_fn(
+        spec: &'static IsaSpec,
+        f: impl Fn(&'static crate::tables::InstructionInfo) -> Option<ExecFn>,
+    ) -> ExecutorTable {
+        ExecutorTable {
+            spec,
+            by_instruction: spec.instructions.iter().map(f).collect(),
+        }
     }
 
     /// Registers an executor by mnemonic or AMD name; an error names an unknown instruction.
@@ -58,7 +67,10 @@ impl ExecutorTable {
     }
 
     pub fn get(&self, ins: &Instruction) -> Option<ExecFn> {
-        self.by_instruction.get(ins.form_info().instruction as usize).copied().flatten()
+        self.by_instruction
+            .get(ins.form_info().instruction as usize)
+            .copied()
+            .flatten()
     }
 
     /// How many instructions have an executor.
@@ -75,7 +87,11 @@ impl ExecutorTable {
 #[derive(Clone, Debug)]
 enum Slot {
     /// An instruction starts here.
-    Start { decoded: Decoded, len: u8, exec: Option<ExecFn> },
+    Start {
+        decoded: Decoded,
+        len: u8,
+        exec: Option<ExecFn>,
+    },
     /// Inside a longer instruction (a jump here is an error).
     Inside,
     /// Not an instruction (data, or an encoding the decoder rejects).
@@ -107,12 +123,21 @@ impl Program {
                             *s = Slot::Inside;
                         }
                     }
-                    slots[i] = Slot::Start { exec: table.get(&ins), decoded: Decoded::new(ins), len: len as u8 };
+                    slots[i] = Slot::Start {
+                        exec: table.get(&ins),
+                        decoded: Decoded::new(ins),
+                        len: len as u8,
+                    };
                 }
                 Err(e) => slots[i] = Slot::Bad(e.to_string()),
             }
         }
-        Program { spec, base, len: code.len() as u64, slots }
+        Program {
+            spec,
+            base,
+            len: code.len() as u64,
+            slots,
+        }
     }
 
     /// The instruction at byte address `pc`.
@@ -126,7 +151,7 @@ impl Program {
     #[inline]
     fn slot(&self, pc: u64) -> Result<&Slot, ExecError> {
         let off = pc.wrapping_sub(self.base);
-        if off >= self.len || off % 4 != 0 {
+        if off >= self.len || !off.is_multiple_of(4) {
             return Err(ExecError::PcOutOfRange { pc });
         }
         Ok(&self.slots[(off / 4) as usize])
@@ -134,7 +159,13 @@ impl Program {
 
     /// Runs `wave` from its PC until it ends, reaches a barrier (returns [`Flow::Barrier`], PC
     /// after the barrier) or fails. `max_steps` bounds the wave's total instruction count.
-    pub fn run_wave(&self, wave: &mut Wave, mem: &mut dyn Memory, lds: &mut Lds, max_steps: u64) -> Result<Flow, ExecError> {
+    pub fn run_wave(
+        &self,
+        wave: &mut Wave,
+        mem: &mut dyn Memory,
+        lds: &mut Lds,
+        max_steps: u64,
+    ) -> Result<Flow, ExecError> {
         loop {
             if wave.steps >= max_steps {
                 return Err(ExecError::StepLimit { steps: wave.steps });
@@ -142,11 +173,21 @@ impl Program {
             let (decoded, len, exec) = match self.slot(wave.pc)? {
                 Slot::Start { decoded, len, exec } => (decoded, *len, *exec),
                 Slot::Inside => {
-                    return Err(ExecError::Decode { pc: wave.pc, message: "jump into the middle of an instruction".into() })
+                    return Err(ExecError::Decode {
+                        pc: wave.pc,
+                        message: "jump into the middle of an instruction".into(),
+                    })
                 }
-                Slot::Bad(message) => return Err(ExecError::Decode { pc: wave.pc, message: message.clone() }),
+                Slot::Bad(message) => {
+                    return Err(ExecError::Decode {
+                        pc: wave.pc,
+                        message: message.clone(),
+                    })
+                }
             };
-            let exec = exec.ok_or_else(|| ExecError::NoExecutor { mnemonic: decoded.info().mnemonic.to_string() })?;
+            let exec = exec.ok_or_else(|| ExecError::NoExecutor {
+                mnemonic: decoded.info().mnemonic.to_string(),
+            })?;
             wave.steps += 1;
             match exec(wave, decoded, mem, lds)? {
                 Flow::Next => wave.pc += len as u64,
@@ -219,7 +260,12 @@ pub struct DispatchConfig {
 impl DispatchConfig {
     /// Defaults for a generation: its wave size, 256 VGPRs (and 256 AGPRs on CDNA), 106
     /// SGPRs, 64 KiB LDS, all three workgroup ids, MODE = [`Mode::DEFAULT`].
-    pub fn new(spec: &IsaSpec, grid: [u32; 3], workgroup_size: [u32; 3], kernarg_address: u64) -> DispatchConfig {
+    pub fn new(
+        spec: &IsaSpec,
+        grid: [u32; 3],
+        workgroup_size: [u32; 3],
+        kernarg_address: u64,
+    ) -> DispatchConfig {
         DispatchConfig {
             grid,
             workgroup_size,
@@ -227,7 +273,11 @@ impl DispatchConfig {
             workgroup_id_sgprs: 3,
             wave64: spec.wave64,
             num_vgprs: 256,
-            num_agprs: if spec.generation.starts_with("cdna") { 256 } else { 0 },
+            num_agprs: if spec.generation.starts_with("cdna") {
+                256
+            } else {
+                0
+            },
             num_sgprs: 106,
             lds_size: 64 * 1024,
             scratch: None,
@@ -255,7 +305,9 @@ impl DispatchConfig {
 
     /// Scratch bytes the host must provide at `scratch.base`.
     pub fn scratch_bytes(&self) -> u64 {
-        self.scratch.map_or(0, |s| s.per_lane * self.lanes() as u64 * self.waves_per_group() as u64)
+        self.scratch.map_or(0, |s| {
+            s.per_lane * self.lanes() as u64 * self.waves_per_group() as u64
+        })
     }
 }
 
@@ -273,7 +325,11 @@ pub struct DispatchError {
 impl fmt::Display for DispatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.workgroup;
-        write!(f, "workgroup ({x}, {y}, {z}) wave {} at pc {:#x}", self.wave, self.pc)?;
+        write!(
+            f,
+            "workgroup ({x}, {y}, {z}) wave {} at pc {:#x}",
+            self.wave, self.pc
+        )?;
         if let Some(i) = &self.instruction {
             write!(f, " ({i})")?;
         }
@@ -293,14 +349,25 @@ pub struct DispatchStats {
 }
 
 /// Sets up a wave of a workgroup per the ABI subset in the module docs.
-pub fn init_wave(cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_index: u32) -> Wave {
+pub fn init_wave(
+    cfg: &DispatchConfig,
+    program: &Program,
+    group: [u32; 3],
+    wave_index: u32,
+) -> Wave {
     let mut w = Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs);
     setup_wave(&mut w, cfg, program, group, wave_index);
     w
 }
 
 /// [`init_wave`] into an existing wave of the right shape (zeroed first).
-pub fn setup_wave(w: &mut Wave, cfg: &DispatchConfig, program: &Program, group: [u32; 3], wave_index: u32) {
+pub fn setup_wave(
+    w: &mut Wave,
+    cfg: &DispatchConfig,
+    program: &Program,
+    group: [u32; 3],
+    wave_index: u32,
+) {
     w.reset();
     w.num_sgprs = cfg.num_sgprs;
     w.mode = cfg.mode;
@@ -309,9 +376,8 @@ pub fn setup_wave(w: &mut Wave, cfg: &DispatchConfig, program: &Program, group: 
     w.wave_in_group = wave_index;
     w.sgpr[0] = cfg.kernarg_address as u32;
     w.sgpr[1] = (cfg.kernarg_address >> 32) as u32;
-    for d in 0..cfg.workgroup_id_sgprs.min(3) as usize {
-        w.sgpr[2 + d] = group[d];
-    }
+    let ids = cfg.workgroup_id_sgprs.min(3) as usize;
+    w.sgpr[2..2 + ids].copy_from_slice(&group[..ids]);
     let lanes = cfg.lanes();
     let [sx, sy, _] = cfg.workgroup_size;
     let total = cfg.workitems_per_group();
@@ -338,17 +404,26 @@ pub fn setup_wave(w: &mut Wave, cfg: &DispatchConfig, program: &Program, group: 
     w.exec = exec;
     if let Some(s) = cfg.scratch {
         let base = s.base + wave_index as u64 * s.per_lane * lanes as u64;
-        w.scratch = ScratchInfo { base, per_lane: s.per_lane };
+        w.scratch = ScratchInfo {
+            base,
+            per_lane: s.per_lane,
+        };
         w.flat_scratch = base;
     }
 }
 
 /// Runs `program` over the grid. Stops at the first error, saying where.
-pub fn dispatch(program: &Program, cfg: &DispatchConfig, mem: &mut dyn Memory) -> Result<DispatchStats, DispatchError> {
+pub fn dispatch(
+    program: &Program,
+    cfg: &DispatchConfig,
+    mem: &mut dyn Memory,
+) -> Result<DispatchStats, DispatchError> {
     let mut stats = DispatchStats::default();
     let mut lds = Lds::new(cfg.lds_size);
     let waves_per_group = cfg.waves_per_group();
-    let mut waves: Vec<Wave> = (0..waves_per_group).map(|_| Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs)).collect();
+    let mut waves: Vec<Wave> = (0..waves_per_group)
+        .map(|_| Wave::new(cfg.wave64, cfg.num_vgprs, cfg.num_agprs))
+        .collect();
     for gz in 0..cfg.grid[2] {
         for gy in 0..cfg.grid[1] {
             for gx in 0..cfg.grid[0] {
@@ -368,12 +443,21 @@ pub fn dispatch(program: &Program, cfg: &DispatchConfig, mem: &mut dyn Memory) -
 }
 
 /// Runs the waves of one workgroup to the end, releasing barriers.
-pub fn run_workgroup(program: &Program, cfg: &DispatchConfig, waves: &mut [Wave], mem: &mut dyn Memory, lds: &mut Lds, group: [u32; 3]) -> Result<(), DispatchError> {
+pub fn run_workgroup(
+    program: &Program,
+    cfg: &DispatchConfig,
+    waves: &mut [Wave],
+    mem: &mut dyn Memory,
+    lds: &mut Lds,
+    group: [u32; 3],
+) -> Result<(), DispatchError> {
     let fail = |w: &Wave, error: ExecError| DispatchError {
         workgroup: group,
         wave: w.wave_in_group,
         pc: w.pc,
-        instruction: program.instruction_at(w.pc).map(|d| crate::disasm::disassemble(&d.ins)),
+        instruction: program
+            .instruction_at(w.pc)
+            .map(|d| crate::disasm::disassemble(&d.ins)),
         error,
     };
     loop {

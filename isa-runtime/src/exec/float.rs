@@ -91,12 +91,21 @@ pub struct DenormMode {
 }
 
 impl DenormMode {
-    pub const KEEP: DenormMode = DenormMode { keep_in: true, keep_out: true };
-    pub const FLUSH: DenormMode = DenormMode { keep_in: false, keep_out: false };
+    pub const KEEP: DenormMode = DenormMode {
+        keep_in: true,
+        keep_out: true,
+    };
+    pub const FLUSH: DenormMode = DenormMode {
+        keep_in: false,
+        keep_out: false,
+    };
 
     /// MODE encoding: bit 0 keeps inputs, bit 1 keeps outputs (3 = keep both).
     pub fn from_mode_bits(bits: u32) -> DenormMode {
-        DenormMode { keep_in: bits & 1 != 0, keep_out: bits & 2 != 0 }
+        DenormMode {
+            keep_in: bits & 1 != 0,
+            keep_out: bits & 2 != 0,
+        }
     }
 
     pub fn mode_bits(self) -> u32 {
@@ -113,7 +122,10 @@ pub struct FpEnv {
 
 impl FpEnv {
     /// IEEE default: nearest-even, denormals kept.
-    pub const RNE: FpEnv = FpEnv { round: RoundingMode::NearestEven, denorm: DenormMode::KEEP };
+    pub const RNE: FpEnv = FpEnv {
+        round: RoundingMode::NearestEven,
+        denorm: DenormMode::KEEP,
+    };
 
     pub const fn new(round: RoundingMode, denorm: DenormMode) -> FpEnv {
         FpEnv { round, denorm }
@@ -122,7 +134,9 @@ impl FpEnv {
     /// True when the host's correctly rounded operations give the exact answer.
     #[inline]
     pub fn host_exact(self) -> bool {
-        matches!(self.round, RoundingMode::NearestEven) && self.denorm.keep_in && self.denorm.keep_out
+        matches!(self.round, RoundingMode::NearestEven)
+            && self.denorm.keep_in
+            && self.denorm.keep_out
     }
 }
 
@@ -152,24 +166,101 @@ pub struct Format {
 }
 
 impl Format {
-    pub const F64: Format = Format { name: "f64", bits: 64, exp_bits: 11, man_bits: 52, bias: 1023, nonfinite: NonFinite::Ieee };
-    pub const F32: Format = Format { name: "f32", bits: 32, exp_bits: 8, man_bits: 23, bias: 127, nonfinite: NonFinite::Ieee };
-    pub const F16: Format = Format { name: "f16", bits: 16, exp_bits: 5, man_bits: 10, bias: 15, nonfinite: NonFinite::Ieee };
-    pub const BF16: Format = Format { name: "bf16", bits: 16, exp_bits: 8, man_bits: 7, bias: 127, nonfinite: NonFinite::Ieee };
+    pub const F64: Format = Format {
+        name: "f64",
+        bits: 64,
+        exp_bits: 11,
+        man_bits: 52,
+        bias: 1023,
+        nonfinite: NonFinite::Ieee,
+    };
+    pub const F32: Format = Format {
+        name: "f32",
+        bits: 32,
+        exp_bits: 8,
+        man_bits: 23,
+        bias: 127,
+        nonfinite: NonFinite::Ieee,
+    };
+    pub const F16: Format = Format {
+        name: "f16",
+        bits: 16,
+        exp_bits: 5,
+        man_bits: 10,
+        bias: 15,
+        nonfinite: NonFinite::Ieee,
+    };
+    pub const BF16: Format = Format {
+        name: "bf16",
+        bits: 16,
+        exp_bits: 8,
+        man_bits: 7,
+        bias: 127,
+        nonfinite: NonFinite::Ieee,
+    };
     /// OCP 8-bit E4M3 (RDNA4, CDNA4 `fp8`): max 448, no ∞.
-    pub const FP8: Format = Format { name: "fp8", bits: 8, exp_bits: 4, man_bits: 3, bias: 7, nonfinite: NonFinite::AllOnesNan };
+    pub const FP8: Format = Format {
+        name: "fp8",
+        bits: 8,
+        exp_bits: 4,
+        man_bits: 3,
+        bias: 7,
+        nonfinite: NonFinite::AllOnesNan,
+    };
     /// OCP 8-bit E5M2 (RDNA4, CDNA4 `bf8`): IEEE-like, max 57344.
-    pub const BF8: Format = Format { name: "bf8", bits: 8, exp_bits: 5, man_bits: 2, bias: 15, nonfinite: NonFinite::Ieee };
+    pub const BF8: Format = Format {
+        name: "bf8",
+        bits: 8,
+        exp_bits: 5,
+        man_bits: 2,
+        bias: 15,
+        nonfinite: NonFinite::Ieee,
+    };
     /// CDNA3's E4M3 FNUZ: bias 8, max 240, NaN = 0x80.
-    pub const FP8_FNUZ: Format = Format { name: "fp8_fnuz", bits: 8, exp_bits: 4, man_bits: 3, bias: 8, nonfinite: NonFinite::NegZeroNan };
+    pub const FP8_FNUZ: Format = Format {
+        name: "fp8_fnuz",
+        bits: 8,
+        exp_bits: 4,
+        man_bits: 3,
+        bias: 8,
+        nonfinite: NonFinite::NegZeroNan,
+    };
     /// CDNA3's E5M2 FNUZ: bias 16, max 57344, NaN = 0x80.
-    pub const BF8_FNUZ: Format = Format { name: "bf8_fnuz", bits: 8, exp_bits: 5, man_bits: 2, bias: 16, nonfinite: NonFinite::NegZeroNan };
+    pub const BF8_FNUZ: Format = Format {
+        name: "bf8_fnuz",
+        bits: 8,
+        exp_bits: 5,
+        man_bits: 2,
+        bias: 16,
+        nonfinite: NonFinite::NegZeroNan,
+    };
     /// OCP MX fp6 E2M3: max 7.5.
-    pub const FP6: Format = Format { name: "fp6", bits: 6, exp_bits: 2, man_bits: 3, bias: 1, nonfinite: NonFinite::FiniteOnly };
+    pub const FP6: Format = Format {
+        name: "fp6",
+        bits: 6,
+        exp_bits: 2,
+        man_bits: 3,
+        bias: 1,
+        nonfinite: NonFinite::FiniteOnly,
+    };
     /// OCP MX fp6 E3M2 (`bf6`): max 28.
-    pub const BF6: Format = Format { name: "bf6", bits: 6, exp_bits: 3, man_bits: 2, bias: 3, nonfinite: NonFinite::FiniteOnly };
+    pub const BF6: Format = Format {
+        name: "bf6",
+        bits: 6,
+        exp_bits: 3,
+        man_bits: 2,
+        bias: 3,
+        nonfinite: NonFinite::FiniteOnly,
+    };
     /// OCP MX fp4 E2M1: max 6.
-    pub const FP4: Format = Format { name: "fp4", bits: 4, exp_bits: 2, man_bits: 1, bias: 1, nonfinite: NonFinite::FiniteOnly };
+    pub const FP4: Format = Format {
+        name: "fp4",
+        bits: 4,
+        exp_bits: 2,
+        man_bits: 1,
+        bias: 1,
+        nonfinite: NonFinite::FiniteOnly,
+    };
 
     #[inline]
     pub const fn sign_bit(&self) -> u64 {
@@ -201,7 +292,9 @@ impl Format {
     /// The canonical quiet NaN (positive), or `None` for formats without NaN.
     pub fn default_nan(&self) -> Option<u64> {
         match self.nonfinite {
-            NonFinite::Ieee => Some((self.exp_all_ones() << self.man_bits) | 1 << (self.man_bits - 1)),
+            NonFinite::Ieee => {
+                Some((self.exp_all_ones() << self.man_bits) | 1 << (self.man_bits - 1))
+            }
             NonFinite::AllOnesNan => Some((self.exp_all_ones() << self.man_bits) | self.man_mask()),
             NonFinite::NegZeroNan => Some(self.sign_bit()),
             NonFinite::FiniteOnly => None,
@@ -221,7 +314,9 @@ pub enum Class {
     /// Normal or denormal: the value is `sig × 2^exp`.
     Finite,
     Infinite,
-    Nan { quiet: bool },
+    Nan {
+        quiet: bool,
+    },
 }
 
 /// A decoded value: `(-1)^sign × sig × 2^exp` when finite.
@@ -241,13 +336,21 @@ pub fn unpack(fmt: &Format, bits: u64) -> Unpacked {
     let sign = bits & fmt.sign_bit() != 0;
     let e = (bits >> fmt.man_bits) & fmt.exp_all_ones();
     let m = bits & fmt.man_mask();
-    let special = |class| Unpacked { sign, class, sig: 0, exp: 0, denormal: false };
+    let special = |class| Unpacked {
+        sign,
+        class,
+        sig: 0,
+        exp: 0,
+        denormal: false,
+    };
     match fmt.nonfinite {
         NonFinite::Ieee if e == fmt.exp_all_ones() => {
             return if m == 0 {
                 special(Class::Infinite)
             } else {
-                special(Class::Nan { quiet: m >> (fmt.man_bits - 1) != 0 })
+                special(Class::Nan {
+                    quiet: m >> (fmt.man_bits - 1) != 0,
+                })
             };
         }
         NonFinite::AllOnesNan if e == fmt.exp_all_ones() && m == fmt.man_mask() => {
@@ -261,9 +364,21 @@ pub fn unpack(fmt: &Format, bits: u64) -> Unpacked {
     let min_exp = 1 - fmt.bias - fmt.man_bits as i32;
     if e == 0 {
         let class = if m == 0 { Class::Zero } else { Class::Finite };
-        Unpacked { sign, class, sig: m, exp: min_exp, denormal: true }
+        Unpacked {
+            sign,
+            class,
+            sig: m,
+            exp: min_exp,
+            denormal: true,
+        }
     } else {
-        Unpacked { sign, class: Class::Finite, sig: m | 1 << fmt.man_bits, exp: min_exp + e as i32 - 1, denormal: false }
+        Unpacked {
+            sign,
+            class: Class::Finite,
+            sig: m | 1 << fmt.man_bits,
+            exp: min_exp + e as i32 - 1,
+            denormal: false,
+        }
     }
 }
 
@@ -288,10 +403,22 @@ pub struct Flags {
 /// Rounds the exact value `(-1)^sign × (mag + δ) × 2^exp` into `fmt`, where `δ ∈ (0, 1)` when
 /// `sticky` (bits beyond `mag` were nonzero) and `δ = 0` otherwise. The core of every
 /// conversion and of the software square root.
-pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sticky: bool, rounding: Rounding, overflow: Overflow) -> (u64, Flags) {
+pub fn round_pack(
+    fmt: &Format,
+    sign: bool,
+    mut mag: u128,
+    mut exp: i32,
+    mut sticky: bool,
+    rounding: Rounding,
+    overflow: Overflow,
+) -> (u64, Flags) {
     let sign_bits = if sign { fmt.sign_bit() } else { 0 };
     // Formats whose −0 pattern is their NaN have only +0.
-    let zero = if fmt.nonfinite == NonFinite::NegZeroNan { 0 } else { sign_bits };
+    let zero = if fmt.nonfinite == NonFinite::NegZeroNan {
+        0
+    } else {
+        sign_bits
+    };
     let mut flags = Flags::default();
     if mag == 0 {
         if !sticky {
@@ -322,13 +449,23 @@ pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sti
         let q = mag >> shift;
         let rest = mag & ((1u128 << shift) - 1);
         let half = 1u128 << (shift - 1);
-        let cmp = rest.cmp(&half).then(if sticky { Ordering::Greater } else { Ordering::Equal });
-        let top32 = if shift >= 32 { (rest >> (shift - 32)) as u64 } else { (rest << (32 - shift)) as u64 };
+        let cmp = rest.cmp(&half).then(if sticky {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        });
+        let top32 = if shift >= 32 {
+            (rest >> (shift - 32)) as u64
+        } else {
+            (rest << (32 - shift)) as u64
+        };
         (q, rest != 0, cmp, top32)
     };
     let inexact = rest_nonzero || sticky;
     let away = match rounding {
-        Rounding::Ieee(RoundingMode::NearestEven) => half_cmp == Ordering::Greater || (half_cmp == Ordering::Equal && q & 1 == 1),
+        Rounding::Ieee(RoundingMode::NearestEven) => {
+            half_cmp == Ordering::Greater || (half_cmp == Ordering::Equal && q & 1 == 1)
+        }
         Rounding::Ieee(RoundingMode::TowardZero) => false,
         Rounding::Ieee(RoundingMode::Up) => inexact && !sign,
         Rounding::Ieee(RoundingMode::Down) => inexact && sign,
@@ -343,12 +480,17 @@ pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sti
     flags.inexact = inexact;
     let normal = q >> (p - 1) != 0;
     flags.underflow = inexact && !normal;
-    let biased = if normal { (lsb_exp + p - 1 + fmt.bias) as i64 } else { 0 };
+    let biased = if normal {
+        (lsb_exp + p - 1 + fmt.bias) as i64
+    } else {
+        0
+    };
     let man = (q as u64) & fmt.man_mask();
     let too_big = match fmt.nonfinite {
         NonFinite::Ieee => biased >= fmt.exp_all_ones() as i64,
         NonFinite::AllOnesNan => {
-            biased > fmt.exp_all_ones() as i64 || (biased == fmt.exp_all_ones() as i64 && man == fmt.man_mask())
+            biased > fmt.exp_all_ones() as i64
+                || (biased == fmt.exp_all_ones() as i64 && man == fmt.man_mask())
         }
         NonFinite::NegZeroNan | NonFinite::FiniteOnly => biased > fmt.exp_all_ones() as i64,
     };
@@ -363,7 +505,9 @@ pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sti
         };
         let bits = match (overflow, to_infinity, fmt.nonfinite) {
             (Overflow::Ieee, true, NonFinite::Ieee) => sign_bits | fmt.infinity().unwrap_or(0),
-            (Overflow::Ieee, true, NonFinite::AllOnesNan) => sign_bits | fmt.default_nan().unwrap_or(0),
+            (Overflow::Ieee, true, NonFinite::AllOnesNan) => {
+                sign_bits | fmt.default_nan().unwrap_or(0)
+            }
             (Overflow::Ieee, true, NonFinite::NegZeroNan) => fmt.sign_bit(),
             _ => sign_bits | fmt.max_finite(),
         };
@@ -379,12 +523,23 @@ pub fn round_pack(fmt: &Format, sign: bool, mut mag: u128, mut exp: i32, mut sti
 /// ∞ to ∞ (formats without ∞: NaN, or the largest value when saturating or when the format
 /// has no NaN either), NaN to NaN keeping sign and the payload's high bits (made quiet when
 /// `quiet`; formats without NaN get zero).
-pub fn convert_bits(from: &Format, to: &Format, bits: u64, rounding: Rounding, overflow: Overflow, quiet: bool) -> (u64, Flags) {
+pub fn convert_bits(
+    from: &Format,
+    to: &Format,
+    bits: u64,
+    rounding: Rounding,
+    overflow: Overflow,
+    quiet: bool,
+) -> (u64, Flags) {
     let u = unpack(from, bits);
     let sign_bits = if u.sign { to.sign_bit() } else { 0 };
     match u.class {
         Class::Zero => {
-            let s = if to.nonfinite == NonFinite::NegZeroNan { 0 } else { sign_bits };
+            let s = if to.nonfinite == NonFinite::NegZeroNan {
+                0
+            } else {
+                sign_bits
+            };
             (s, Flags::default())
         }
         Class::Finite => round_pack(to, u.sign, u.sig as u128, u.exp, false, rounding, overflow),
@@ -855,7 +1010,15 @@ fn soft_sqrt<T: SoftFloat>(round: RoundingMode, a: T) -> T {
                 exp -= 1;
             }
             let (root, inexact) = isqrt(sig);
-            let (bits, _) = round_pack(&fmt, false, root, exp / 2, inexact, Rounding::Ieee(round), Overflow::Ieee);
+            let (bits, _) = round_pack(
+                &fmt,
+                false,
+                root,
+                exp / 2,
+                inexact,
+                Rounding::Ieee(round),
+                Overflow::Ieee,
+            );
             T::from_bits(bits)
         }
     }
@@ -904,7 +1067,15 @@ pub fn frexp<T: SoftFloat>(x: T) -> (T, i32) {
         Class::Finite => {
             let msb = 63 - u.sig.leading_zeros() as i32;
             let e = u.exp + msb + 1;
-            let (bits, _) = round_pack(&T::FORMAT, u.sign, u.sig as u128, u.exp - e, false, Rounding::Ieee(RoundingMode::NearestEven), Overflow::Ieee);
+            let (bits, _) = round_pack(
+                &T::FORMAT,
+                u.sign,
+                u.sig as u128,
+                u.exp - e,
+                false,
+                Rounding::Ieee(RoundingMode::NearestEven),
+                Overflow::Ieee,
+            );
             (T::from_bits(bits), e)
         }
         Class::Nan { .. } => (quiet(x), 0),
@@ -978,7 +1149,14 @@ pub fn gt_neg_zero<T: SoftFloat>(a: T, b: T) -> bool {
 /// per `env` (denormal inputs flushed per `env` only for narrowing), NaNs kept *without*
 /// quieting so `isSignalNAN(64'F(x))` sees `x`'s signaling bit.
 pub fn cast<A: SoftFloat, B: SoftFloat>(env: FpEnv, x: A) -> B {
-    let (bits, _) = convert_bits(&A::FORMAT, &B::FORMAT, x.to_bits(), Rounding::Ieee(env.round), Overflow::Ieee, false);
+    let (bits, _) = convert_bits(
+        &A::FORMAT,
+        &B::FORMAT,
+        x.to_bits(),
+        Rounding::Ieee(env.round),
+        Overflow::Ieee,
+        false,
+    );
     B::from_bits(bits)
 }
 
@@ -986,18 +1164,41 @@ pub fn cast<A: SoftFloat, B: SoftFloat>(env: FpEnv, x: A) -> B {
 /// quieted, denormal inputs flushed per `from_env` and denormal results per `to_env`.
 pub fn convert<A: SoftFloat, B: SoftFloat>(from_env: FpEnv, to_env: FpEnv, x: A) -> B {
     let x = flush_in(from_env, x);
-    let (bits, _) = convert_bits(&A::FORMAT, &B::FORMAT, x.to_bits(), Rounding::Ieee(to_env.round), Overflow::Ieee, true);
+    let (bits, _) = convert_bits(
+        &A::FORMAT,
+        &B::FORMAT,
+        x.to_bits(),
+        Rounding::Ieee(to_env.round),
+        Overflow::Ieee,
+        true,
+    );
     flush_out(to_env, B::from_bits(bits))
 }
 
 /// An integer to a float, rounded per `env`.
 pub fn from_i64<T: SoftFloat>(env: FpEnv, v: i64) -> T {
-    let (bits, _) = round_pack(&T::FORMAT, v < 0, v.unsigned_abs() as u128, 0, false, Rounding::Ieee(env.round), Overflow::Ieee);
+    let (bits, _) = round_pack(
+        &T::FORMAT,
+        v < 0,
+        v.unsigned_abs() as u128,
+        0,
+        false,
+        Rounding::Ieee(env.round),
+        Overflow::Ieee,
+    );
     flush_out(env, T::from_bits(bits))
 }
 
 pub fn from_u64<T: SoftFloat>(env: FpEnv, v: u64) -> T {
-    let (bits, _) = round_pack(&T::FORMAT, false, v as u128, 0, false, Rounding::Ieee(env.round), Overflow::Ieee);
+    let (bits, _) = round_pack(
+        &T::FORMAT,
+        false,
+        v as u128,
+        0,
+        false,
+        Rounding::Ieee(env.round),
+        Overflow::Ieee,
+    );
     flush_out(env, T::from_bits(bits))
 }
 
@@ -1023,7 +1224,11 @@ pub fn to_uint<T: SoftFloat>(env: FpEnv, x: T, width: u32, dir: RoundingMode) ->
     if is_nan(x) {
         return 0;
     }
-    let max = if width >= 64 { u64::MAX as i128 } else { (1i128 << width) - 1 };
+    let max = if width >= 64 {
+        u64::MAX as i128
+    } else {
+        (1i128 << width) - 1
+    };
     let mut exact = false;
     let r = ap(x).to_i128_r(127, dir.ap(), &mut exact).value;
     r.clamp(0, max) as u64
@@ -1032,14 +1237,25 @@ pub fn to_uint<T: SoftFloat>(env: FpEnv, x: T, width: u32, dir: RoundingMode) ->
 /// A value of a storage format (fp8, bf8, fp6, fp4 and their variants) to an arithmetic
 /// format: exact (every such value fits f16 or wider... except ∞/NaN, kept).
 pub fn small_to<T: SoftFloat>(from: &Format, bits: u64) -> T {
-    let (b, _) = convert_bits(from, &T::FORMAT, bits, Rounding::Ieee(RoundingMode::NearestEven), Overflow::Ieee, true);
+    let (b, _) = convert_bits(
+        from,
+        &T::FORMAT,
+        bits,
+        Rounding::Ieee(RoundingMode::NearestEven),
+        Overflow::Ieee,
+        true,
+    );
     T::from_bits(b)
 }
 
 /// An arithmetic value to a storage format (fp8, bf8, fp6, fp4), rounded per `rounding`;
 /// `saturate` clamps overflows (and ∞) to the largest finite value.
 pub fn to_small<T: SoftFloat>(to: &Format, x: T, rounding: Rounding, saturate: bool) -> u64 {
-    let ov = if saturate { Overflow::Saturate } else { Overflow::Ieee };
+    let ov = if saturate {
+        Overflow::Saturate
+    } else {
+        Overflow::Ieee
+    };
     convert_bits(&T::FORMAT, to, x.to_bits(), rounding, ov, true).0
 }
 

@@ -12,7 +12,9 @@
 //! [`HELPERS`] maps every pseudocode helper name implemented here to its Rust function; the
 //! test `exec_helpers` counts the corpus's calls and lists what is still missing.
 
-use super::float::{self as fl, Format, FpEnv, Rounding, RoundingMode, SoftFloat, BF16, F16, F32, F64};
+use super::float::{
+    self as fl, Format, FpEnv, Rounding, RoundingMode, SoftFloat, BF16, F16, F32, F64,
+};
 use super::wave::Mode;
 use std::cmp::Ordering;
 
@@ -674,7 +676,14 @@ pub fn f32_to_bf16(m: Mode, x: F32) -> BF16 {
 fn sr_convert<T: SoftFloat>(m: Mode, x: F32, random: u32) -> T {
     let from = m.env::<F32>();
     let x = fl::flush_in(from, x);
-    let (bits, _) = fl::convert_bits(&Format::F32, &T::FORMAT, x.to_bits(), Rounding::Stochastic(random), fl::Overflow::Ieee, true);
+    let (bits, _) = fl::convert_bits(
+        &Format::F32,
+        &T::FORMAT,
+        x.to_bits(),
+        Rounding::Stochastic(random),
+        fl::Overflow::Ieee,
+        true,
+    );
     T::from_bits(bits)
 }
 
@@ -740,12 +749,19 @@ pub fn f32_to_u8(m: Mode, x: F32) -> u8 {
 
 fn norm<T: SoftFloat>(m: Mode, x: T, signed: bool) -> u16 {
     // round(clamp(x) × (2^15 - 1 or 2^16 - 1)) in f32 arithmetic, nearest even.
-    let e = FpEnv { round: RoundingMode::NearestEven, ..m.env::<F32>() };
+    let e = FpEnv {
+        round: RoundingMode::NearestEven,
+        ..m.env::<F32>()
+    };
     let v: F32 = fl::convert(m.env::<T>(), e, x);
     if fl::is_nan(v) {
         return 0;
     }
-    let (lo, hi, scale) = if signed { (-1.0, 1.0, 32767.0) } else { (0.0, 1.0, 65535.0) };
+    let (lo, hi, scale) = if signed {
+        (-1.0, 1.0, 32767.0)
+    } else {
+        (0.0, 1.0, 65535.0)
+    };
     let clamped = if fl::lt(v, fl::constant(lo)) {
         fl::constant(lo)
     } else if fl::gt(v, fl::constant(hi)) {
@@ -786,17 +802,37 @@ pub fn bf8_to_f32(x: u8) -> F32 {
 /// f32 → OCP E4M3, rounded per MODE's f32 rounding (the pseudocode sets nearest even around
 /// the call), non-saturating: overflow and ∞ give NaN. [`f32_to_fp8_sat`] clamps.
 pub fn f32_to_fp8(m: Mode, x: F32) -> u8 {
-    fl::to_small(&Format::FP8, fl::flush_in(m.env::<F32>(), x), Rounding::Ieee(m.env::<F32>().round), false) as u8
+    fl::to_small(
+        &Format::FP8,
+        fl::flush_in(m.env::<F32>(), x),
+        Rounding::Ieee(m.env::<F32>().round),
+        false,
+    ) as u8
 }
 pub fn f32_to_fp8_sat(m: Mode, x: F32) -> u8 {
-    fl::to_small(&Format::FP8, fl::flush_in(m.env::<F32>(), x), Rounding::Ieee(m.env::<F32>().round), true) as u8
+    fl::to_small(
+        &Format::FP8,
+        fl::flush_in(m.env::<F32>(), x),
+        Rounding::Ieee(m.env::<F32>().round),
+        true,
+    ) as u8
 }
 /// f32 → OCP E5M2, non-saturating (overflow gives ∞ per the rounding direction).
 pub fn f32_to_bf8(m: Mode, x: F32) -> u8 {
-    fl::to_small(&Format::BF8, fl::flush_in(m.env::<F32>(), x), Rounding::Ieee(m.env::<F32>().round), false) as u8
+    fl::to_small(
+        &Format::BF8,
+        fl::flush_in(m.env::<F32>(), x),
+        Rounding::Ieee(m.env::<F32>().round),
+        false,
+    ) as u8
 }
 pub fn f32_to_bf8_sat(m: Mode, x: F32) -> u8 {
-    fl::to_small(&Format::BF8, fl::flush_in(m.env::<F32>(), x), Rounding::Ieee(m.env::<F32>().round), true) as u8
+    fl::to_small(
+        &Format::BF8,
+        fl::flush_in(m.env::<F32>(), x),
+        Rounding::Ieee(m.env::<F32>().round),
+        true,
+    ) as u8
 }
 
 // ---- OCP MX scaled conversions ----
@@ -817,7 +853,13 @@ pub fn small_scaled_to<T: SoftFloat>(m: Mode, from: &Format, bits: u64, scale: u
 }
 
 /// `x / 2^(scale - 127)` rounded into a storage format (its bits).
-pub fn to_small_scaled<T: SoftFloat>(m: Mode, to: &Format, x: T, scale: u8, random: Option<u32>) -> u64 {
+pub fn to_small_scaled<T: SoftFloat>(
+    m: Mode,
+    to: &Format,
+    x: T,
+    scale: u8,
+    random: Option<u32>,
+) -> u64 {
     let env = m.env::<T>();
     if scale == 255 {
         return to.default_nan().unwrap_or(0);
@@ -916,7 +958,9 @@ pub fn calc_ds_addr(addr: u32, offset: u32) -> u32 {
 /// `saddr = None` (SADDR off), the lane's 64-bit `vaddr`; plus the signed instruction offset.
 pub fn calc_global_addr(vaddr: u64, saddr: Option<u64>, offset: i64) -> u64 {
     match saddr {
-        Some(base) => base.wrapping_add(vaddr as u32 as u64).wrapping_add(offset as u64),
+        Some(base) => base
+            .wrapping_add(vaddr as u32 as u64)
+            .wrapping_add(offset as u64),
         None => vaddr.wrapping_add(offset as u64),
     }
 }
@@ -938,7 +982,9 @@ pub fn calc_scratch_addr(vaddr: Option<u32>, saddr: Option<u32>, offset: i64) ->
 /// Scalar memory address: a 64-bit base (aligned down to 4 bytes as the hardware does), plus
 /// the scalar offset (an SGPR value or 0) and the signed immediate offset.
 pub fn calc_scalar_global_addr(base: u64, soffset: u32, offset: i64) -> u64 {
-    (base & !3).wrapping_add(soffset as u64).wrapping_add(offset as u64)
+    (base & !3)
+        .wrapping_add(soffset as u64)
+        .wrapping_add(offset as u64)
 }
 
 /// Untyped buffer address with the buffer resource's 48-bit base (stride, swizzle and range

@@ -55,7 +55,11 @@ pub struct MemError {
 impl fmt::Display for MemError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = if self.write { "write" } else { "read" };
-        write!(f, "{} {what} of {} bytes at {:#x}: ", self.segment, self.size, self.addr)?;
+        write!(
+            f,
+            "{} {what} of {} bytes at {:#x}: ",
+            self.segment, self.size, self.addr
+        )?;
         match self.kind {
             MemErrorKind::Unmapped => f.write_str("no allocation there"),
             MemErrorKind::OutOfBounds { base, size } => write!(
@@ -163,7 +167,10 @@ impl FlatMemory {
     pub const GUARD: u64 = 0x1_0000;
 
     pub fn new() -> FlatMemory {
-        FlatMemory { allocations: Vec::new(), next: Self::FIRST_ADDRESS }
+        FlatMemory {
+            allocations: Vec::new(),
+            next: Self::FIRST_ADDRESS,
+        }
     }
 
     /// Allocates `size` zeroed bytes aligned to `align` (a power of two, at least 256 is used)
@@ -195,13 +202,20 @@ impl FlatMemory {
         let align = align.max(256).next_power_of_two();
         let base = self.next.div_ceil(align) * align;
         self.next = base + (bytes.len() as u64).max(1) + Self::GUARD;
-        self.allocations.push(Allocation { base, bytes, writable });
+        self.allocations.push(Allocation {
+            base,
+            bytes,
+            writable,
+        });
         base
     }
 
     /// The bytes of the allocation that starts at `base`.
     pub fn allocation(&self, base: u64) -> Option<&[u8]> {
-        self.allocations.iter().find(|a| a.base == base).map(|a| a.bytes.as_slice())
+        self.allocations
+            .iter()
+            .find(|a| a.base == base)
+            .map(|a| a.bytes.as_slice())
     }
 
     /// Reads `count` dwords from `addr` (a convenience for tests and hosts).
@@ -212,7 +226,13 @@ impl FlatMemory {
     }
 
     fn find(&self, addr: u64, size: u64, write: bool) -> Result<(usize, usize), MemError> {
-        let fail = |kind| MemError { segment: Segment::Global, addr, size, write, kind };
+        let fail = |kind| MemError {
+            segment: Segment::Global,
+            addr,
+            size,
+            write,
+            kind,
+        };
         let i = self.allocations.partition_point(|a| a.base <= addr);
         if i == 0 {
             return Err(fail(MemErrorKind::Unmapped));
@@ -221,12 +241,17 @@ impl FlatMemory {
         if addr >= a.end() && !(size == 0 && addr == a.end()) {
             return Err(fail(MemErrorKind::Unmapped));
         }
-        let end = addr.checked_add(size).ok_or(fail(MemErrorKind::OutOfBounds {
-            base: a.base,
-            size: a.bytes.len() as u64,
-        }))?;
+        let end = addr
+            .checked_add(size)
+            .ok_or(fail(MemErrorKind::OutOfBounds {
+                base: a.base,
+                size: a.bytes.len() as u64,
+            }))?;
         if end > a.end() {
-            return Err(fail(MemErrorKind::OutOfBounds { base: a.base, size: a.bytes.len() as u64 }));
+            return Err(fail(MemErrorKind::OutOfBounds {
+                base: a.base,
+                size: a.bytes.len() as u64,
+            }));
         }
         if write && !a.writable {
             return Err(fail(MemErrorKind::ReadOnly));
@@ -257,7 +282,9 @@ pub struct Lds {
 
 impl Lds {
     pub fn new(size: usize) -> Lds {
-        Lds { bytes: vec![0; size] }
+        Lds {
+            bytes: vec![0; size],
+        }
     }
 
     pub fn size(&self) -> usize {
@@ -275,7 +302,12 @@ impl Lds {
     }
 
     #[inline]
-    fn range(&self, addr: u64, size: usize, write: bool) -> Result<std::ops::Range<usize>, MemError> {
+    fn range(
+        &self,
+        addr: u64,
+        size: usize,
+        write: bool,
+    ) -> Result<std::ops::Range<usize>, MemError> {
         let len = self.bytes.len() as u64;
         match addr.checked_add(size as u64) {
             Some(end) if end <= len => Ok(addr as usize..end as usize),

@@ -22,7 +22,9 @@ pub mod helpers;
 pub mod memory;
 pub mod wave;
 
-pub use dispatch::{dispatch, DispatchConfig, DispatchError, DispatchStats, ExecutorTable, Program};
+pub use dispatch::{
+    dispatch, DispatchConfig, DispatchError, DispatchStats, ExecutorTable, Program,
+};
 pub use memory::{FlatMemory, Lds, MemError, MemErrorKind, Memory, MemoryExt, Segment};
 pub use wave::{Decoded, Mode, Special, Src, Status, Wave, MAX_LANES};
 
@@ -59,7 +61,11 @@ pub enum ExecError {
     /// A memory access failed; `lane` is the lane that made it (None for scalar accesses).
     Memory { fault: MemError, lane: Option<u32> },
     /// A register outside the wave's allocation (`v300` in a wave with 256 VGPRs, `s[104:107]`).
-    RegisterOutOfRange { file: RegFile, index: u32, limit: u32 },
+    RegisterOutOfRange {
+        file: RegFile,
+        index: u32,
+        limit: u32,
+    },
     /// An operand value the instruction cannot use here (a VGPR where only scalars may be,
     /// a write to a constant, an operand name the emulator does not model).
     IllegalOperand { operand: String, reason: String },
@@ -80,15 +86,24 @@ pub enum ExecError {
 impl ExecError {
     /// A memory error made by `lane`.
     pub fn lane_fault(fault: MemError, lane: usize) -> ExecError {
-        ExecError::Memory { fault, lane: Some(lane as u32) }
+        ExecError::Memory {
+            fault,
+            lane: Some(lane as u32),
+        }
     }
 
     pub fn unsupported(mnemonic: &str, reason: impl Into<String>) -> ExecError {
-        ExecError::Unsupported { mnemonic: mnemonic.to_string(), reason: reason.into() }
+        ExecError::Unsupported {
+            mnemonic: mnemonic.to_string(),
+            reason: reason.into(),
+        }
     }
 
     pub fn illegal(operand: impl Into<String>, reason: impl Into<String>) -> ExecError {
-        ExecError::IllegalOperand { operand: operand.into(), reason: reason.into() }
+        ExecError::IllegalOperand {
+            operand: operand.into(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -102,17 +117,31 @@ impl From<MemError> for ExecError {
 impl fmt::Display for ExecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ExecError::Memory { fault, lane: Some(l) } => write!(f, "lane {l}: {fault}"),
+            ExecError::Memory {
+                fault,
+                lane: Some(l),
+            } => write!(f, "lane {l}: {fault}"),
             ExecError::Memory { fault, lane: None } => write!(f, "{fault}"),
             ExecError::RegisterOutOfRange { file, index, limit } => {
-                write!(f, "{file:?} register {index} is outside the wave's {limit} registers")
+                write!(
+                    f,
+                    "{file:?} register {index} is outside the wave's {limit} registers"
+                )
             }
-            ExecError::IllegalOperand { operand, reason } => write!(f, "operand {operand}: {reason}"),
-            ExecError::Unsupported { mnemonic, reason } => write!(f, "{mnemonic}: not supported: {reason}"),
+            ExecError::IllegalOperand { operand, reason } => {
+                write!(f, "operand {operand}: {reason}")
+            }
+            ExecError::Unsupported { mnemonic, reason } => {
+                write!(f, "{mnemonic}: not supported: {reason}")
+            }
             ExecError::NoExecutor { mnemonic } => write!(f, "no executor for {mnemonic}"),
-            ExecError::Decode { pc, message } => write!(f, "cannot decode at pc {pc:#x}: {message}"),
+            ExecError::Decode { pc, message } => {
+                write!(f, "cannot decode at pc {pc:#x}: {message}")
+            }
             ExecError::PcOutOfRange { pc } => write!(f, "pc {pc:#x} is outside the code object"),
-            ExecError::StepLimit { steps } => write!(f, "the wave ran {steps} instructions without ending"),
+            ExecError::StepLimit { steps } => {
+                write!(f, "the wave ran {steps} instructions without ending")
+            }
             ExecError::Halted => f.write_str("the wave halted and nothing can resume it"),
         }
     }

@@ -105,7 +105,10 @@ impl Mode {
 
     #[inline]
     pub fn env_for(self, group: ModeGroup) -> FpEnv {
-        FpEnv { round: self.rounding(group), denorm: self.denorm(group) }
+        FpEnv {
+            round: self.rounding(group),
+            denorm: self.denorm(group),
+        }
     }
 
     pub fn dx10_clamp(self) -> bool {
@@ -261,7 +264,10 @@ impl Special {
 
     /// The 64-bit pair this register starts (`VCC_LO` → VCC), for 64-bit operands.
     pub fn pair_base(self) -> bool {
-        matches!(self, Special::VccLo | Special::ExecLo | Special::FlatScratchLo | Special::XnackMaskLo)
+        matches!(
+            self,
+            Special::VccLo | Special::ExecLo | Special::FlatScratchLo | Special::XnackMaskLo
+        )
     }
 }
 
@@ -332,10 +338,26 @@ impl Src {
     /// Resolves a decoded operand.
     pub fn from_operand(op: &Operand) -> Src {
         match *op {
-            Operand::Reg { file: RegFile::Sgpr, first, .. } => Src::Sgpr(first as u16),
-            Operand::Reg { file: RegFile::Vgpr, first, .. } => Src::Vgpr(first as u16),
-            Operand::Reg { file: RegFile::Agpr, first, .. } => Src::Agpr(first as u16),
-            Operand::Reg { file: RegFile::Ttmp, first, .. } => Src::Ttmp(first as u8),
+            Operand::Reg {
+                file: RegFile::Sgpr,
+                first,
+                ..
+            } => Src::Sgpr(first as u16),
+            Operand::Reg {
+                file: RegFile::Vgpr,
+                first,
+                ..
+            } => Src::Vgpr(first as u16),
+            Operand::Reg {
+                file: RegFile::Agpr,
+                first,
+                ..
+            } => Src::Agpr(first as u16),
+            Operand::Reg {
+                file: RegFile::Ttmp,
+                first,
+                ..
+            } => Src::Ttmp(first as u8),
             Operand::Named(n) | Operand::Implicit(n) => match Special::from_name(n) {
                 Some(s) => Src::Special(s),
                 None => Src::Other(n),
@@ -368,7 +390,11 @@ pub struct Decoded {
 
 impl Decoded {
     pub fn new(ins: Instruction) -> Decoded {
-        let operands = ins.operands().iter().map(|o| Src::from_operand(&o.value)).collect();
+        let operands = ins
+            .operands()
+            .iter()
+            .map(|o| Src::from_operand(&o.value))
+            .collect();
         Decoded { ins, operands }
     }
 
@@ -376,21 +402,36 @@ impl Decoded {
     #[inline]
     pub fn src(&self, i: usize) -> Result<Src, ExecError> {
         self.operands.get(i).copied().ok_or_else(|| {
-            ExecError::illegal(format!("#{i}"), format!("{} has {} operands", self.ins.info().name, self.operands.len()))
+            ExecError::illegal(
+                format!("#{i}"),
+                format!(
+                    "{} has {} operands",
+                    self.ins.info().name,
+                    self.operands.len()
+                ),
+            )
         })
     }
 
     /// The index of the operand stored in encoding field `field` (`"SRC0"`, `"VDST"`).
     pub fn operand_index(&self, field: &str) -> Option<usize> {
         let enc = self.ins.encoding();
-        self.ins.form_info().operands.iter().position(|o| o.field.is_some_and(|f| enc.fields[f as usize].name == field))
+        self.ins.form_info().operands.iter().position(|o| {
+            o.field
+                .is_some_and(|f| enc.fields[f as usize].name == field)
+        })
     }
 
     /// The operand stored in encoding field `field`.
     pub fn src_of(&self, field: &str) -> Result<Src, ExecError> {
         self.operand_index(field)
             .map(|i| self.operands[i])
-            .ok_or_else(|| ExecError::illegal(field, format!("{} has no operand in field {field}", self.ins.info().name)))
+            .ok_or_else(|| {
+                ExecError::illegal(
+                    field,
+                    format!("{} has no operand in field {field}", self.ins.info().name),
+                )
+            })
     }
 
     /// The mnemonic (for error messages).
@@ -417,7 +458,10 @@ pub struct Apertures {
 
 impl Default for Apertures {
     fn default() -> Self {
-        Apertures { shared_base: 0x1000_0000_0000_0000, private_base: 0x2000_0000_0000_0000 }
+        Apertures {
+            shared_base: 0x1000_0000_0000_0000,
+            private_base: 0x2000_0000_0000_0000,
+        }
     }
 }
 
@@ -518,12 +562,25 @@ impl Wave {
     /// Zeroes every register and flag, keeping the allocations (a dispatch reuses its waves
     /// from one workgroup to the next).
     pub fn reset(&mut self) {
-        let fresh = Wave { vgpr: Vec::new(), agpr: Vec::new(), ..Wave::new(self.wave64, 0, 0) };
-        let (mut vgpr, mut agpr) = (std::mem::take(&mut self.vgpr), std::mem::take(&mut self.agpr));
+        let fresh = Wave {
+            vgpr: Vec::new(),
+            agpr: Vec::new(),
+            ..Wave::new(self.wave64, 0, 0)
+        };
+        let (mut vgpr, mut agpr) = (
+            std::mem::take(&mut self.vgpr),
+            std::mem::take(&mut self.agpr),
+        );
         vgpr.fill(0);
         agpr.fill(0);
         let (num_vgprs, num_agprs) = (self.num_vgprs, self.num_agprs);
-        *self = Wave { vgpr, agpr, num_vgprs, num_agprs, ..fresh };
+        *self = Wave {
+            vgpr,
+            agpr,
+            num_vgprs,
+            num_agprs,
+            ..fresh
+        };
     }
 
     /// 32 or 64.
@@ -571,7 +628,11 @@ impl Wave {
 
     fn sgpr_check(&self, index: u32, count: u32) -> Result<usize, ExecError> {
         if index + count > self.num_sgprs.min(SGPR_FILE as u32) {
-            return Err(ExecError::RegisterOutOfRange { file: RegFile::Sgpr, index: index + count - 1, limit: self.num_sgprs });
+            return Err(ExecError::RegisterOutOfRange {
+                file: RegFile::Sgpr,
+                index: index + count - 1,
+                limit: self.num_sgprs,
+            });
         }
         Ok(index as usize)
     }
@@ -654,15 +715,23 @@ impl Wave {
         match src {
             Src::Sgpr(i) => self.read_sgpr(i as u32),
             Src::Special(s) => Ok(self.read_special(s)),
-            Src::Ttmp(i) => self.ttmp.get(i as usize).copied().ok_or(ExecError::RegisterOutOfRange {
-                file: RegFile::Ttmp,
-                index: i as u32,
-                limit: TTMP_COUNT as u32,
-            }),
+            Src::Ttmp(i) => {
+                self.ttmp
+                    .get(i as usize)
+                    .copied()
+                    .ok_or(ExecError::RegisterOutOfRange {
+                        file: RegFile::Ttmp,
+                        index: i as u32,
+                        limit: TTMP_COUNT as u32,
+                    })
+            }
             Src::Int(v) => Ok(v as u32),
             Src::Float(f) => Ok(f.bits32()),
             Src::Literal(l) | Src::Imm(l) => Ok(l as u32),
-            Src::Vgpr(_) | Src::Agpr(_) => Err(ExecError::illegal(format!("{src:?}"), "a vector register where a scalar is needed")),
+            Src::Vgpr(_) | Src::Agpr(_) => Err(ExecError::illegal(
+                format!("{src:?}"),
+                "a vector register where a scalar is needed",
+            )),
             Src::Other(n) => Err(ExecError::illegal(n, "not modelled by the emulator")),
         }
     }
@@ -706,7 +775,10 @@ impl Wave {
                 self.ttmp[i as usize] = v;
                 Ok(())
             }
-            other => Err(ExecError::illegal(format!("{other:?}"), "cannot be written")),
+            other => Err(ExecError::illegal(
+                format!("{other:?}"),
+                "cannot be written",
+            )),
         }
     }
 
@@ -724,7 +796,10 @@ impl Wave {
                 self.ttmp[i as usize + 1] = (v >> 32) as u32;
                 Ok(())
             }
-            other => Err(ExecError::illegal(format!("{other:?}"), "cannot be written as 64 bits")),
+            other => Err(ExecError::illegal(
+                format!("{other:?}"),
+                "cannot be written as 64 bits",
+            )),
         }
     }
 
@@ -732,9 +807,17 @@ impl Wave {
 
     #[inline]
     fn vgpr_check(&self, file: RegFile, reg: u32, count: u32) -> Result<usize, ExecError> {
-        let limit = if file == RegFile::Agpr { self.num_agprs } else { self.num_vgprs };
+        let limit = if file == RegFile::Agpr {
+            self.num_agprs
+        } else {
+            self.num_vgprs
+        };
         if reg + count > limit {
-            return Err(ExecError::RegisterOutOfRange { file, index: reg + count - 1, limit });
+            return Err(ExecError::RegisterOutOfRange {
+                file,
+                index: reg + count - 1,
+                limit,
+            });
         }
         Ok(reg as usize * self.lanes())
     }
@@ -828,13 +911,21 @@ impl Wave {
     }
 
     /// A 64-bit source operand's value in one lane.
-    pub fn read_lane_b64(&self, src: Src, lane: usize, literal_is_f64_high: bool) -> Result<u64, ExecError> {
+    pub fn read_lane_b64(
+        &self,
+        src: Src,
+        lane: usize,
+        literal_is_f64_high: bool,
+    ) -> Result<u64, ExecError> {
         match src {
             Src::Vgpr(r) => self.read_vgpr_b64(r as u32, lane),
             Src::Agpr(r) => {
                 let start = self.vgpr_check(RegFile::Agpr, r as u32, 2)?;
                 let l = lane & (self.lanes() - 1);
-                Ok(self.agpr[start + l] as u64 | (self.agpr[start + self.lanes() + l] as u64) << 32)
+                Ok(
+                    self.agpr[start + l] as u64
+                        | (self.agpr[start + self.lanes() + l] as u64) << 32,
+                )
             }
             s => self.read_scalar_b64(s, literal_is_f64_high),
         }
@@ -842,7 +933,12 @@ impl Wave {
 
     /// Writes `values[lane]` to VGPR `reg` for the lanes set in `mask`.
     #[inline]
-    pub fn write_vgpr_masked(&mut self, reg: u32, values: &[u32; MAX_LANES], mask: u64) -> Result<(), ExecError> {
+    pub fn write_vgpr_masked(
+        &mut self,
+        reg: u32,
+        values: &[u32; MAX_LANES],
+        mask: u64,
+    ) -> Result<(), ExecError> {
         let n = self.lanes();
         let dst = self.vgpr_lanes_mut(reg)?;
         if mask == u64::MAX >> (64 - n) {
@@ -869,7 +965,10 @@ impl Wave {
                 self.agpr_lanes_mut(r as u32)?[lane & (n - 1)] = v;
                 Ok(())
             }
-            other => Err(ExecError::illegal(format!("{other:?}"), "is not a vector register")),
+            other => Err(ExecError::illegal(
+                format!("{other:?}"),
+                "is not a vector register",
+            )),
         }
     }
 
@@ -889,7 +988,13 @@ impl Wave {
 
     /// The device address of `size` bytes at scratch offset `offset` of `lane`, or a scratch
     /// fault when they leave the lane's private memory.
-    pub fn scratch_address(&self, lane: usize, offset: u64, size: u64, write: bool) -> Result<u64, ExecError> {
+    pub fn scratch_address(
+        &self,
+        lane: usize,
+        offset: u64,
+        size: u64,
+        write: bool,
+    ) -> Result<u64, ExecError> {
         let s = self.scratch;
         match offset.checked_add(size) {
             Some(end) if end <= s.per_lane => Ok(s.base + lane as u64 * s.per_lane + offset),
@@ -899,7 +1004,10 @@ impl Wave {
                     addr: offset,
                     size,
                     write,
-                    kind: super::MemErrorKind::OutOfBounds { base: 0, size: s.per_lane },
+                    kind: super::MemErrorKind::OutOfBounds {
+                        base: 0,
+                        size: s.per_lane,
+                    },
                 },
                 lane,
             )),

@@ -13,7 +13,9 @@ type R = Result<Flow, ExecError>;
 /// A field holding a signed value: sign-extends it from the field's width.
 fn signed_field(d: &Decoded, name: &str) -> i64 {
     let enc = d.encoding();
-    let Some(f) = enc.fields.iter().find(|f| f.name == name) else { return 0 };
+    let Some(f) = enc.fields.iter().find(|f| f.name == name) else {
+        return 0;
+    };
     let w = f.width();
     let v = f.extract(d.bits);
     ((v << (64 - w)) as i64) >> (64 - w)
@@ -70,10 +72,18 @@ fn s_branch(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
     Ok(Flow::Jump(branch_target(w, d)))
 }
 fn s_cbranch_scc1(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
-    Ok(if w.scc { Flow::Jump(branch_target(w, d)) } else { Flow::Next })
+    Ok(if w.scc {
+        Flow::Jump(branch_target(w, d))
+    } else {
+        Flow::Next
+    })
 }
 fn s_cbranch_scc0(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
-    Ok(if !w.scc { Flow::Jump(branch_target(w, d)) } else { Flow::Next })
+    Ok(if !w.scc {
+        Flow::Jump(branch_target(w, d))
+    } else {
+        Flow::Next
+    })
 }
 fn s_endpgm(_: &mut Wave, _: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
     Ok(Flow::EndProgram)
@@ -87,10 +97,14 @@ fn s_load(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, dwords: usize) -> R {
     let base = w.read_scalar_b64(d.src_of("SBASE")?, false)?;
     // CDNA encodes "no SGPR offset" as SOFFSET_EN = 0, RDNA as SOFFSET = NULL.
     let soffset = match d.src_of("SOFFSET") {
-        Ok(s @ Src::Sgpr(_)) if d.field("SOFFSET_EN").unwrap_or(1) != 0 => w.read_scalar_b32(s)? as u64,
+        Ok(s @ Src::Sgpr(_)) if d.field("SOFFSET_EN").unwrap_or(1) != 0 => {
+            w.read_scalar_b32(s)? as u64
+        }
         _ => 0,
     };
-    let addr = base.wrapping_add(soffset).wrapping_add(signed_field(d, "OFFSET") as u64);
+    let addr = base
+        .wrapping_add(soffset)
+        .wrapping_add(signed_field(d, "OFFSET") as u64);
     let mut v = [0u32; 2];
     mem.read_dwords(addr, &mut v[..dwords])?;
     let dst = d.src_of("SDATA")?;
@@ -112,7 +126,9 @@ fn s_load_b64(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, _: &mut Lds) -> R
 fn v_mov_b32(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> R {
     let mut a = [0u32; MAX_LANES];
     w.load_src_b32(d.operands[1], &mut a)?;
-    let Src::Vgpr(dst) = d.operands[0] else { return Err(ExecError::illegal("VDST", "not a VGPR")) };
+    let Src::Vgpr(dst) = d.operands[0] else {
+        return Err(ExecError::illegal("VDST", "not a VGPR"));
+    };
     w.write_vgpr_masked(dst as u32, &a, w.exec_mask())?;
     Ok(Flow::Next)
 }
@@ -127,7 +143,9 @@ fn vop2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) -> R {
     for i in 0..MAX_LANES {
         r[i] = f(a[i], b[i]);
     }
-    let Src::Vgpr(dst) = d.operands[0] else { return Err(ExecError::illegal("VDST", "not a VGPR")) };
+    let Src::Vgpr(dst) = d.operands[0] else {
+        return Err(ExecError::illegal("VDST", "not a VGPR"));
+    };
     w.write_vgpr_masked(dst as u32, &r, w.exec_mask())?;
     Ok(Flow::Next)
 }
@@ -162,18 +180,29 @@ fn s_and_saveexec_b32(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds
 /// Global address of a lane: SADDR (64-bit) + the lane's 32-bit offset, or with SADDR off
 /// the lane's 64-bit address; plus the signed OFFSET.
 fn global_addr(w: &Wave, d: &Decoded, lane: usize) -> Result<u64, ExecError> {
-    let Src::Vgpr(vaddr) = d.src_of("ADDR")? else { return Err(ExecError::illegal("ADDR", "not a VGPR")) };
+    let Src::Vgpr(vaddr) = d.src_of("ADDR")? else {
+        return Err(ExecError::illegal("ADDR", "not a VGPR"));
+    };
     let offset = signed_field(d, "OFFSET") as u64;
     Ok(match d.src_of("SADDR")? {
-        Src::Special(Special::Null) | Src::Other(_) => w.read_vgpr_b64(vaddr as u32, lane)?.wrapping_add(offset),
-        s => w.read_scalar_b64(s, false)?.wrapping_add(w.read_vgpr(vaddr as u32, lane)? as u64).wrapping_add(offset),
+        Src::Special(Special::Null) | Src::Other(_) => {
+            w.read_vgpr_b64(vaddr as u32, lane)?.wrapping_add(offset)
+        }
+        s => w
+            .read_scalar_b64(s, false)?
+            .wrapping_add(w.read_vgpr(vaddr as u32, lane)? as u64)
+            .wrapping_add(offset),
     })
 }
 fn global_load_b32(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, _: &mut Lds) -> R {
-    let Src::Vgpr(dst) = d.src_of("VDST")? else { return Err(ExecError::illegal("VDST", "not a VGPR")) };
+    let Src::Vgpr(dst) = d.src_of("VDST")? else {
+        return Err(ExecError::illegal("VDST", "not a VGPR"));
+    };
     for lane in w.active_lanes() {
         let addr = global_addr(w, d, lane)?;
-        let v = mem.read_u32(addr).map_err(|e| ExecError::lane_fault(e, lane))?;
+        let v = mem
+            .read_u32(addr)
+            .map_err(|e| ExecError::lane_fault(e, lane))?;
         w.write_vgpr(dst as u32, lane, v)?;
     }
     Ok(Flow::Next)
@@ -183,7 +212,8 @@ fn global_store_b32(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, _: &mut Lds
     for lane in w.active_lanes() {
         let addr = global_addr(w, d, lane)?;
         let v = w.read_lane_b32(data, lane)?;
-        mem.write_u32(addr, v).map_err(|e| ExecError::lane_fault(e, lane))?;
+        mem.write_u32(addr, v)
+            .map_err(|e| ExecError::lane_fault(e, lane))?;
     }
     Ok(Flow::Next)
 }
@@ -194,8 +224,11 @@ fn ds_add_u32(w: &mut Wave, d: &Decoded, _: &mut dyn Memory, lds: &mut Lds) -> R
     for lane in w.active_lanes() {
         let addr = w.read_lane_b32(d.src_of("ADDR")?, lane)? as u64 + offset;
         let data = w.read_lane_b32(d.src_of("DATA0")?, lane)?;
-        let old = lds.read_u32(addr).map_err(|e| ExecError::lane_fault(e, lane))?;
-        lds.write_u32(addr, old.wrapping_add(data)).map_err(|e| ExecError::lane_fault(e, lane))?;
+        let old = lds
+            .read_u32(addr)
+            .map_err(|e| ExecError::lane_fault(e, lane))?;
+        lds.write_u32(addr, old.wrapping_add(data))
+            .map_err(|e| ExecError::lane_fault(e, lane))?;
     }
     Ok(Flow::Next)
 }
@@ -260,7 +293,10 @@ pub struct Asm {
 
 impl Asm {
     pub fn new(spec: &'static IsaSpec) -> Asm {
-        Asm { spec, bytes: Vec::new() }
+        Asm {
+            spec,
+            bytes: Vec::new(),
+        }
     }
 
     /// Byte offset of the next instruction.
@@ -271,7 +307,9 @@ impl Asm {
     /// Appends `name` in the first of `encodings` it has, with `fields` set.
     pub fn op(&mut self, name: &str, encodings: &[&str], fields: &[(&str, Val)]) -> &mut Asm {
         let spec = self.spec;
-        let i = spec.instruction_by_name(name).unwrap_or_else(|| panic!("{}: no {name}", spec.generation));
+        let i = spec
+            .instruction_by_name(name)
+            .unwrap_or_else(|| panic!("{}: no {name}", spec.generation));
         let form = spec.instructions[i]
             .forms
             .iter()
@@ -280,7 +318,12 @@ impl Asm {
             .unwrap_or_else(|| panic!("{name}: none of {encodings:?}"));
         let mut ins = Instruction::new(spec, form);
         for &(field, val) in fields {
-            let fi = ins.encoding().fields.iter().position(|f| f.name == field).unwrap_or_else(|| panic!("{name}: no field {field}"));
+            let fi = ins
+                .encoding()
+                .fields
+                .iter()
+                .position(|f| f.name == field)
+                .unwrap_or_else(|| panic!("{name}: no field {field}"));
             let ty = spec.forms[form as usize]
                 .operands
                 .iter()
