@@ -686,6 +686,9 @@ impl<'a> Checker<'a> {
             | ExprKind::Sgpr { .. }
             | ExprKind::Vgpr { .. }
             | ExprKind::RegElement { .. } => Expr { ty, ..e },
+            // A float value seen as another float type (`tmp.f16` of an f64 `tmp`, `INF.f32`)
+            // is converted: reinterpreting the low bits of a wider float means nothing.
+            _ if e.ty.is_float() && ty.is_float() && e.ty.width != ty.width => self.convert(e, ty),
             ExprKind::Const(_) if e.ty.is_float() && ty.is_float() => self.convert(e, ty),
             _ => self.reinterpret(e, ty),
         }
