@@ -417,10 +417,21 @@ fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
         Operand::Named(n) => named_text(n, size),
         Operand::Int(i) => i.to_string(),
         Operand::Float(name) => float_constant_text(name, format, size),
+        Operand::Literal(v) if is_constant_operand(ins, o) => format!("0x{v:x}"),
         Operand::Literal(v) => literal_text(v, format, size),
-        Operand::Imm(v) => v.to_string(),
+        // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
+        Operand::Imm(v) => format!("0x{v:x}"),
         _ => super::operand_text(ins, o),
     }
+}
+
+/// A literal that is no source operand but a constant the instruction always takes (the K of
+/// `v_fmamk_f32`): its type names no register or inline constant, and LLVM prints it in hex
+/// with no `lit(...)`, since it could not have been encoded any other way.
+fn is_constant_operand(ins: &Instruction, o: &DecodedOperand) -> bool {
+    o.info
+        .operand_type
+        .is_some_and(|t| ins.spec.operand_types[t as usize].runs.is_empty())
 }
 
 /// Bit patterns of the float inline constants (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
