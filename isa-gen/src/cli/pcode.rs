@@ -110,18 +110,32 @@ fn report_cmd(arch: Option<Generation>, json: bool, dir: Option<PathBuf>) -> Exi
         }
     };
     let r = report::build(&corpus, source_name(spec.source));
-    if json {
+    let text = if json {
         match serde_json::to_string_pretty(&r) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => s + "\n",
             Err(e) => {
                 eprintln!("isa-gen pcode report: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        print!("{}", report::render_text(&r));
+        report::render_text(&r)
+    };
+    emit("report", &text)
+}
+
+/// Writes to standard output; a closed pipe (`| head`) ends the output quietly.
+fn emit(command: &str, text: &str) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("isa-gen pcode {command}: cannot write the output: {e}");
+            ExitCode::from(2)
+        }
     }
-    ExitCode::SUCCESS
 }
 
 /// `show --json`: the entry, its class and its IR or AST.
@@ -168,21 +182,20 @@ fn show_cmd(
         );
         return ExitCode::from(1);
     }
-    for e in found {
-        if json {
-            let j = show_json(e, want_ast);
-            match serde_json::to_string_pretty(&j) {
-                Ok(s) => println!("{s}"),
-                Err(err) => {
-                    eprintln!("isa-gen pcode show: {err}");
-                    return ExitCode::from(2);
-                }
+    let text = if json {
+        // Always an array: a mnemonic may have an entry in several encoding families.
+        let all: Vec<ShowJson<'_>> = found.iter().map(|e| show_json(e, want_ast)).collect();
+        match serde_json::to_string_pretty(&all) {
+            Ok(s) => s + "\n",
+            Err(err) => {
+                eprintln!("isa-gen pcode show: {err}");
+                return ExitCode::from(2);
             }
-        } else {
-            print!("{}", show_text(g, e, want_ast));
         }
-    }
-    ExitCode::SUCCESS
+    } else {
+        found.iter().map(|e| show_text(g, e, want_ast)).collect()
+    };
+    emit("show", &text)
 }
 
 fn show_json(e: &Entry, want_ast: bool) -> ShowJson<'_> {
