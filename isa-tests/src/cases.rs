@@ -126,8 +126,9 @@ fn is_operand_field(spec: &IsaSpec, encoding: u16, field: usize) -> bool {
         || operand_fields_by_name().contains(&(enc.name, enc.fields[field].name))
 }
 
-/// (encoding name, field name) of every field that holds an operand in some form of a known
-/// spec (AMD's generations compiled in and the project's fixtures).
+/// (encoding name, field name) of every field that holds a register operand in some form of a
+/// known spec (AMD's generations compiled in and the project's fixtures). Immediate fields
+/// (offsets) are left out: they may be operands in one generation and modifiers in another.
 fn operand_fields_by_name() -> &'static std::collections::HashSet<(&'static str, &'static str)> {
     static SET: std::sync::OnceLock<std::collections::HashSet<(&'static str, &'static str)>> =
         std::sync::OnceLock::new();
@@ -138,8 +139,11 @@ fn operand_fields_by_name() -> &'static std::collections::HashSet<(&'static str,
         for s in specs {
             for f in s.forms {
                 let enc = &s.encodings[f.encoding as usize];
-                for o in f.operands.iter().filter_map(|o| o.field) {
-                    set.insert((enc.name, enc.fields[o as usize].name));
+                for o in f.operands.iter() {
+                    let register = o.operand_type.is_some_and(|t| !s.operand_types[t as usize].runs.is_empty());
+                    if let (Some(field), true) = (o.field, register) {
+                        set.insert((enc.name, enc.fields[field as usize].name));
+                    }
                 }
             }
         }
