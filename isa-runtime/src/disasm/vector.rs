@@ -245,9 +245,12 @@ fn register_half(
     )
 }
 
-/// Whether the form selects 16-bit halves with OP_SEL (VOP3 forms with a 16-bit operand).
+/// Whether the form selects 16-bit halves with OP_SEL: VOP3 forms with a 16-bit operand, on
+/// True16 generations; before them (GFX9, GFX10) only the VOP3-only 16-bit instructions
+/// (`v_fma_f16`, `v_mad_u32_u16`, ...) have op_sel, the promoted VOP1/VOP2 ones ignore it.
 fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
     shape.family == Family::Vop3
+        && (shape.true16 || !shape.has_short)
         && p.ops
             .iter()
             .any(|o| o.info.field.is_some() && o.info.size == 16)
