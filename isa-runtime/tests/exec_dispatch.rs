@@ -301,6 +301,14 @@ fn driver_errors_name_the_place() {
     );
     assert_eq!(e.pc, CODE_BASE);
     assert!(t.set("v_frobnicate", |_, _, _, _| Ok(Flow::Next)).is_err());
+    // A table built by a name match, as generated code does.
+    let generated = ExecutorTable::from_fn(spec, |info| match info.name {
+        "S_ENDPGM" | "S_NOP" => {
+            Some(|_: &mut Wave, _: &Decoded, _: &mut dyn Memory, _: &mut Lds| Ok(Flow::EndProgram))
+        }
+        _ => None,
+    });
+    assert_eq!(generated.len(), 2);
 
     // A branch out of the code object.
     let mut a = Asm::new(spec);

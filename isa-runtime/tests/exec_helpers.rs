@@ -421,6 +421,23 @@ fn address_helpers() {
 }
 
 #[test]
+fn named_constants() {
+    assert_eq!(h::pcode_constant::<F32>("PI"), Some(F32(0x4049_0fdb)));
+    assert_eq!(
+        h::pcode_constant::<F64>("PI"),
+        Some(F64(0x4009_21fb_5444_2d18))
+    );
+    assert_eq!(h::pcode_constant::<F16>("INF"), Some(F16(0x7c00)));
+    assert_eq!(h::pcode_constant::<F32>("NAN"), Some(F32(0x7fc0_0000)));
+    assert!(h::pcode_constant::<F64>("sNaN").is_some_and(h::is_signal_nan));
+    assert_eq!(
+        h::pcode_constant::<F32>("MAX_FLOAT_F32"),
+        Some(F32(0x7f7f_ffff))
+    );
+    assert_eq!(h::pcode_constant::<F32>("OVERFLOW_F32"), None);
+}
+
+#[test]
 fn mode_register_fields() {
     let mut m = Mode::DEFAULT;
     assert_eq!(m.round_mode(), Mode::ROUND_NEAREST_EVEN);

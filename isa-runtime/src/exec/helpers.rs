@@ -253,6 +253,21 @@ pub fn lookup(pcode: &str) -> Option<&'static HelperInfo> {
     HELPERS.iter().find(|h| h.pcode == pcode)
 }
 
+/// The pseudocode's named float constants in format `T`: `PI`, `INF`, `NAN`/`NaN` (the
+/// default quiet NaN) and `sNaN` (a signaling NaN, payload 1). `None` for other names
+/// (`OVERFLOW_F32`, `UNDERFLOW_F64`, `DENORM` are not modelled).
+pub fn pcode_constant<T: SoftFloat>(name: &str) -> Option<T> {
+    let f = T::FORMAT;
+    Some(match name {
+        "PI" => fl::constant(std::f64::consts::PI),
+        "INF" => T::from_bits(f.infinity()?),
+        "NAN" | "NaN" => fl::default_nan(),
+        "sNaN" => T::from_bits(f.exp_all_ones() << f.man_bits | 1),
+        "MAX_FLOAT_F32" => fl::cast(FpEnv::RNE, F32(0x7f7f_ffff)),
+        _ => return None,
+    })
+}
+
 // ---- classification and parts ----
 
 pub fn is_nan<T: SoftFloat>(x: T) -> bool {

@@ -16,6 +16,24 @@
 //!   with [`helpers::HELPERS`] mapping each pseudocode name to its Rust function.
 //! - [`dispatch`]: [`Program`] (a decoded code object), [`ExecutorTable`], [`dispatch()`].
 
+//! # Lowering guide (pseudocode → this API)
+//!
+//! | pseudocode | Rust |
+//! |---|---|
+//! | `S0`, `D0`, `SIMM16`, ... | `d.operands[i]` ([`Src`], index from the form's operand order) or `d.field("SIMM16")`; [`Decoded::src_of`] finds an operand by field name |
+//! | per-lane reads/writes | [`Wave::load_src_b32`] into `[u32; 64]`, loop over lanes, [`Wave::write_vgpr_masked`] with [`Wave::exec_mask`]; or [`Wave::read_lane_b32`] / [`Wave::write_lane_b32`] per lane |
+//! | `VGPR[lane][reg]`, `SGPR[i]` | [`Wave::read_vgpr`] / [`Wave::write_vgpr`], [`Wave::read_sgpr`] / [`Wave::read_sgpr_pair`] |
+//! | `EXEC`, `VCC`, `SCC`, `M0`, `PC` | `wave.exec`, `wave.vcc`, `wave.scc`, `wave.m0`; a write to PC returns [`Flow::Jump`] |
+//! | `ROUND_MODE`, `WAVE_MODE.IEEE`, `MODE.*` | [`Mode::round_mode`] / [`Mode::set_round_mode`], [`Mode::ieee`], [`Mode::field`] |
+//! | `WAVE_STATUS.PRIV`, `TRAPSTS.INVALID` | `wave.status` ([`Status`]), `wave.trapsts \|= wave::trapsts::INVALID` |
+//! | `a + b` on `f32` (also `- * /`, `fma`, `sqrt`) | [`float::add`]`(wave.mode.env::<F32>(), a, b)` |
+//! | `a < b` on floats | [`float::lt`] (and `le`, `eq`, `ne`, ...) |
+//! | `64'F(x)` (float resize) | [`float::cast`] (keeps signaling NaNs) |
+//! | `32'F(i)` (int → float), `32'I(f)` | [`float::from_i64`] / [`float::from_u64`], [`float::to_int`] / [`float::to_uint`] |
+//! | `PI`, `INF`, `NAN`, `sNaN` | [`helpers::pcode_constant`] |
+//! | `MEM[addr]` | `mem` ([`MemoryExt::read_u32`], ...) or `lds` by encoding; map a fault with [`ExecError::lane_fault`] |
+//! | helper calls | [`helpers::lookup`] gives the Rust function and whether it takes `wave.mode` first |
+
 pub mod dispatch;
 pub mod float;
 pub mod helpers;
