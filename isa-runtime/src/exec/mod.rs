@@ -14,8 +14,9 @@
 //!   controls, fp8/bf8 (and FNUZ, fp6, fp4) conversions; host fast paths proven in tests.
 //! - [`helpers`]: the pseudocode's helper functions (`isNAN`, `signext`, `CalcDsAddr`, ...),
 //!   with [`helpers::HELPERS`] mapping each pseudocode name to its Rust function.
-//! - [`dispatch`]: [`Program`] (a decoded code object), [`ExecutorTable`], [`dispatch()`].
-
+//! - [`dispatch`](mod@dispatch): [`Program`] (a decoded code object), [`ExecutorTable`],
+//!   [`dispatch()`].
+//!
 //! # Lowering guide (pseudocode → this API)
 //!
 //! | pseudocode | Rust |

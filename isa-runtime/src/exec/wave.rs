@@ -42,9 +42,9 @@ pub struct Mode(pub u32);
 /// Which MODE fields a format's arithmetic follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModeGroup {
-    /// f32 (and bf16, fp8 conversions): FP_ROUND[1:0], FP_DENORM[5:4].
+    /// f32 (and bf16, fp8 conversions): `FP_ROUND[1:0]`, `FP_DENORM[5:4]`.
     Single,
-    /// f64 and f16: FP_ROUND[3:2], FP_DENORM[7:6].
+    /// f64 and f16: `FP_ROUND[3:2]`, `FP_DENORM[7:6]`.
     DoubleHalf,
 }
 
