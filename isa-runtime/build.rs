@@ -32,8 +32,10 @@ fn main() {
         for spec in &fixtures {
             println!("cargo:rerun-if-changed={}", spec.path.display());
             let Some(g) = spec.generation else { continue };
-            let generated = isa_gen::emit::generate(spec).unwrap_or_else(|e| panic!("isa-gen failed for fixture {g}: {e}"));
-            std::fs::write(out.join(format!("fixture_{g}.rs")), generated.code).expect("write generated code");
+            let generated = isa_gen::emit::generate(spec)
+                .unwrap_or_else(|e| panic!("isa-gen failed for fixture {g}: {e}"));
+            std::fs::write(out.join(format!("fixture_{g}.rs")), generated.code)
+                .expect("write generated code");
             fixture_list.push(format!("&{g}::ISA"));
             fixture_mods.push_str(&format!(
                 "#[allow(clippy::all, unused_parens)]\npub mod {g} {{ include!(concat!(env!(\"OUT_DIR\"), \"/fixture_{g}.rs\")); }}\n"
@@ -58,7 +60,11 @@ fn main() {
             },
             None => isa_gen::emit::generate_absent(
                 g.name(),
-                &format!("no amdgpu_isa_{g}.xml in {} ({:?})", dir.path.display(), dir.source),
+                &format!(
+                    "no amdgpu_isa_{g}.xml in {} ({:?})",
+                    dir.path.display(),
+                    dir.source
+                ),
             ),
         };
         std::fs::write(out.join(format!("{g}.rs")), code).expect("write generated code");

@@ -1,13 +1,22 @@
 //! Decodes random words in a loop (for profiling: `valgrind --tool=callgrind`).
 fn main() {
-    let spec = isa_runtime::specs().into_iter().find(|s| s.generation == "rdna3").or_else(|| isa_runtime::specs().into_iter().next()).expect("a spec");
+    let spec = isa_runtime::specs()
+        .into_iter()
+        .find(|s| s.generation == "rdna3")
+        .or_else(|| isa_runtime::specs().into_iter().next())
+        .expect("a spec");
     let mut state = 7u64;
     let mut buf = Vec::new();
     for _ in 0..(1 << 17) {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         buf.extend_from_slice(&((state >> 32) as u32).to_le_bytes());
     }
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
     let words = buf.len() / 4 - 4;
     let t = std::time::Instant::now();
     let mut ok = 0usize;
@@ -23,5 +32,9 @@ fn main() {
         }
     }
     let dt = t.elapsed().as_secs_f64();
-    println!("{}: {n} words, {ok} decoded, {:.1} M words/s", spec.generation, n as f64 / dt / 1e6);
+    println!(
+        "{}: {n} words, {ok} decoded, {:.1} M words/s",
+        spec.generation,
+        n as f64 / dt / 1e6
+    );
 }

@@ -47,7 +47,13 @@ fn split_operands(text: &str, base_column: usize) -> (Vec<Token<'_>>, Vec<Token<
         let separator = depth == 0 && (c == b',' || c == b' ' || c == b'\t');
         if separator {
             if let Some(s) = start.take() {
-                tokens.push((Token { text: &text[s..i], column: base_column + s }, comma_before));
+                tokens.push((
+                    Token {
+                        text: &text[s..i],
+                        column: base_column + s,
+                    },
+                    comma_before,
+                ));
                 comma_before = false;
             }
             if c == b',' {
@@ -63,9 +69,18 @@ fn split_operands(text: &str, base_column: usize) -> (Vec<Token<'_>>, Vec<Token<
         start.get_or_insert(i);
     }
     if let Some(s) = start {
-        tokens.push((Token { text: &text[s..], column: base_column + s }, comma_before));
+        tokens.push((
+            Token {
+                text: &text[s..],
+                column: base_column + s,
+            },
+            comma_before,
+        ));
     }
-    let split = tokens.iter().position(|(_, comma)| !comma).unwrap_or(tokens.len());
+    let split = tokens
+        .iter()
+        .position(|(_, comma)| !comma)
+        .unwrap_or(tokens.len());
     let modifiers = tokens.split_off(split).into_iter().map(|t| t.0).collect();
     (tokens.into_iter().map(|t| t.0).collect(), modifiers)
 }
@@ -112,24 +127,44 @@ fn parse_register(t: &str) -> Option<(&'static str, u32, u32)> {
 }
 
 /// What an operand token means for a field: its field value, and a literal if it needs one.
-fn operand_value(spec: &IsaSpec, tok: &str, ty: &OperandTypeInfo, info: &OperandInfo, literal_bits: u32) -> Result<(u64, Option<u64>), String> {
+fn operand_value(
+    spec: &IsaSpec,
+    tok: &str,
+    ty: &OperandTypeInfo,
+    info: &OperandInfo,
+    literal_bits: u32,
+) -> Result<(u64, Option<u64>), String> {
     match operand_value_in(tok, ty, info, literal_bits) {
         Ok(v) => Ok(v),
         // The type's subtypes (AMD's `Subtypes`) may name what the type itself does not list.
         Err(e) => ty
             .subtypes
             .iter()
-            .find_map(|&st| operand_value_in(tok, &spec.operand_types[st as usize], info, literal_bits).ok())
+            .find_map(|&st| {
+                operand_value_in(tok, &spec.operand_types[st as usize], info, literal_bits).ok()
+            })
             .ok_or(e),
     }
 }
 
-fn operand_value_in(tok: &str, ty: &OperandTypeInfo, info: &OperandInfo, literal_bits: u32) -> Result<(u64, Option<u64>), String> {
-    let lit_mask = if literal_bits >= 64 { u64::MAX } else { (1u64 << literal_bits) - 1 };
+fn operand_value_in(
+    tok: &str,
+    ty: &OperandTypeInfo,
+    info: &OperandInfo,
+    literal_bits: u32,
+) -> Result<(u64, Option<u64>), String> {
+    let lit_mask = if literal_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << literal_bits) - 1
+    };
     let regs = (info.size as u32).div_ceil(32).max(1);
     if let Some((prefix, first, count)) = parse_register(tok) {
         if count != regs && !(count == 1 && regs == 1) {
-            return Err(format!("expected {regs} register(s) for a {}-bit operand", info.size));
+            return Err(format!(
+                "expected {regs} register(s) for a {}-bit operand",
+                info.size
+            ));
         }
         return ty
             .register_value(prefix, first)
@@ -145,7 +180,13 @@ fn operand_value_in(tok: &str, ty: &OperandTypeInfo, info: &OperandInfo, literal
     let literal_code = ty
         .values
         .iter()
-        .find(|v| v.1 == if literal_bits > 32 { "SRC_LITERAL64" } else { "SRC_LITERAL" })
+        .find(|v| {
+            v.1 == if literal_bits > 32 {
+                "SRC_LITERAL64"
+            } else {
+                "SRC_LITERAL"
+            }
+        })
         .or_else(|| ty.values.iter().find(|v| v.1 == "SRC_LITERAL"))
         .map(|v| v.0 as u64);
     if let Some(inner) = tok.strip_prefix("lit(").and_then(|r| r.strip_suffix(')')) {
@@ -155,25 +196,42 @@ fn operand_value_in(tok: &str, ty: &OperandTypeInfo, info: &OperandInfo, literal
     }
     if let Some(v) = parse_int(tok) {
         // An inline constant when the type names this integer, else a literal.
-        if let Some(code) = ty.values.iter().find(|n| parse_int(n.1) == Some(v)).map(|n| n.0) {
+        if let Some(code) = ty
+            .values
+            .iter()
+            .find(|n| parse_int(n.1) == Some(v))
+            .map(|n| n.0)
+        {
             return Ok((code as u64, None));
         }
         if ty.runs.is_empty() && ty.values.is_empty() {
             return Ok((v as u64, None));
         }
-        let code = literal_code.ok_or_else(|| format!("{v} is not an inline constant here and this operand takes no literal"))?;
+        let code = literal_code.ok_or_else(|| {
+            format!("{v} is not an inline constant here and this operand takes no literal")
+        })?;
         return Ok((code, Some(v as u64 & lit_mask)));
     }
-    Err(format!("expected a register, an inline constant or a literal ({})", ty.name))
+    Err(format!(
+        "expected a register, an inline constant or a literal ({})",
+        ty.name
+    ))
 }
 
 fn normalize(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
 }
 
 /// Assembles one instruction (no label, no comment).
 pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError { line: 1, column, message };
+    let err = |column: usize, message: String| AsmError {
+        line: 1,
+        column,
+        message,
+    };
     let lead = text.len() - text.trim_start().len();
     let text_t = text.trim();
     let (mnemonic, rest) = match text_t.find(char::is_whitespace) {
@@ -188,7 +246,12 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     let ins_index = spec
         .instruction_by_name(&mnem_lower)
         .or_else(|| spec.instruction_by_name(base))
-        .ok_or_else(|| err(lead + 1, format!("unknown instruction `{mnemonic}` for {}", spec.generation)))?;
+        .ok_or_else(|| {
+            err(
+                lead + 1,
+                format!("unknown instruction `{mnemonic}` for {}", spec.generation),
+            )
+        })?;
     let rest_col = lead + mnemonic.len() + 1;
     let (operands, modifiers) = split_operands(rest, rest_col);
     let wanted = normalize(text_t);
@@ -203,7 +266,13 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
                     return Ok(ins);
                 }
                 best_error.get_or_insert_with(|| {
-                    err(rest_col, format!("no encoding of `{mnemonic}` prints as written (closest: `{}`)", disassemble(&ins)))
+                    err(
+                        rest_col,
+                        format!(
+                            "no encoding of `{mnemonic}` prints as written (closest: `{}`)",
+                            disassemble(&ins)
+                        ),
+                    )
                 });
             }
             Err(e) => {
@@ -216,38 +285,88 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     Err(best_error.unwrap_or_else(|| err(lead + 1, format!("`{mnemonic}` has no encodable form"))))
 }
 
-fn try_form(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[Token]) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError { line: 1, column, message };
+fn try_form(
+    spec: &'static IsaSpec,
+    form: u16,
+    operands: &[Token],
+    modifiers: &[Token],
+) -> Result<Instruction, AsmError> {
+    let err = |column: usize, message: String| AsmError {
+        line: 1,
+        column,
+        message,
+    };
     let mut ins = Instruction::new(spec, form);
     let f = &spec.forms[form as usize];
     let enc = spec.encoding_of(form);
     for &(field, value) in f.hints {
         ins.set_field(field as usize, value as u64);
     }
-    let explicit: Vec<&OperandInfo> = f.operands.iter().filter(|o| !o.implicit && o.field.is_some()).collect();
-    let literal_field = enc.fields.iter().position(|x| x.name.starts_with("LITERAL"));
+    let explicit: Vec<&OperandInfo> = f
+        .operands
+        .iter()
+        .filter(|o| !o.implicit && o.field.is_some())
+        .collect();
+    let literal_field = enc
+        .fields
+        .iter()
+        .position(|x| x.name.starts_with("LITERAL"));
     let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
     // Operands that print in the operand list (the literal field's operand reads the literal
     // from its token).
     if operands.len() != explicit.len() {
-        let col = operands.get(explicit.len()).or(operands.last()).map_or(1, |t| t.column);
-        return Err(err(col, format!("expected {} operands, found {}", explicit.len(), operands.len())));
+        let col = operands
+            .get(explicit.len())
+            .or(operands.last())
+            .map_or(1, |t| t.column);
+        return Err(err(
+            col,
+            format!(
+                "expected {} operands, found {}",
+                explicit.len(),
+                operands.len()
+            ),
+        ));
     }
     for (tok, info) in operands.iter().zip(&explicit) {
         let field = info.field.unwrap_or_default() as usize;
         let is_literal_field = enc.fields[field].name.starts_with("LITERAL");
         let (value, literal) = match info.operand_type.map(|t| &spec.operand_types[t as usize]) {
             _ if is_literal_field => {
-                let inner = tok.text.strip_prefix("lit(").and_then(|r| r.strip_suffix(')')).unwrap_or(tok.text);
-                let v = parse_int(inner).ok_or_else(|| err(tok.column, format!("expected a literal, found `{}`", tok.text)))?;
-                let mask = if literal_bits >= 64 { u64::MAX } else { (1u64 << literal_bits) - 1 };
+                let inner = tok
+                    .text
+                    .strip_prefix("lit(")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .unwrap_or(tok.text);
+                let v = parse_int(inner).ok_or_else(|| {
+                    err(
+                        tok.column,
+                        format!("expected a literal, found `{}`", tok.text),
+                    )
+                })?;
+                let mask = if literal_bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << literal_bits) - 1
+                };
                 (v as u64 & mask, None)
             }
-            Some(ty) => operand_value(spec, tok.text, ty, info, literal_bits).map_err(|m| err(tok.column, m))?,
-            None => (parse_int(tok.text).ok_or_else(|| err(tok.column, "expected a number".into()))? as u64, None),
+            Some(ty) => operand_value(spec, tok.text, ty, info, literal_bits)
+                .map_err(|m| err(tok.column, m))?,
+            None => (
+                parse_int(tok.text).ok_or_else(|| err(tok.column, "expected a number".into()))?
+                    as u64,
+                None,
+            ),
         };
         if !ins.set_field(field, value) {
-            return Err(err(tok.column, format!("`{}` does not fit field {}", tok.text, enc.fields[field].name)));
+            return Err(err(
+                tok.column,
+                format!(
+                    "`{}` does not fit field {}",
+                    tok.text, enc.fields[field].name
+                ),
+            ));
         }
         if let Some(l) = literal {
             match literal_field {
@@ -260,18 +379,32 @@ fn try_form(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[
     }
     for m in modifiers {
         let (name, value) = match m.text.split_once(':') {
-            Some((n, v)) => (n, parse_int(v).ok_or_else(|| err(m.column, format!("`{v}` is not a number")))?),
+            Some((n, v)) => (
+                n,
+                parse_int(v).ok_or_else(|| err(m.column, format!("`{v}` is not a number")))?,
+            ),
             None => (m.text, 1),
         };
-        let field_named = |n: &str| enc.fields.iter().position(|x| x.name.eq_ignore_ascii_case(n));
+        let field_named = |n: &str| {
+            enc.fields
+                .iter()
+                .position(|x| x.name.eq_ignore_ascii_case(n))
+        };
         let ok = if let Some(field) = field_named(name) {
             ins.set_field(field, value as u64)
-        } else if let (Some(lo), Some(hi)) = (field_named(&format!("{name}0")), field_named(&format!("{name}1"))) {
+        } else if let (Some(lo), Some(hi)) = (
+            field_named(&format!("{name}0")),
+            field_named(&format!("{name}1")),
+        ) {
             // A value split over NAME0 (low bits) and NAME1 (high bits), as DS offsets are.
             let w = enc.fields[lo].width();
-            ins.set_field(lo, value as u64 & ((1u64 << w) - 1)) && ins.set_field(hi, (value as u64) >> w)
+            ins.set_field(lo, value as u64 & ((1u64 << w) - 1))
+                && ins.set_field(hi, (value as u64) >> w)
         } else {
-            return Err(err(m.column, format!("unknown modifier `{name}` for {}", enc.name)));
+            return Err(err(
+                m.column,
+                format!("unknown modifier `{name}` for {}", enc.name),
+            ));
         };
         if !ok {
             return Err(err(m.column, format!("{value} does not fit `{name}`")));

@@ -25,7 +25,11 @@ pub struct DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte offset {}: ", self.spec.generation, self.offset)?;
+        write!(
+            f,
+            "{} at byte offset {}: ",
+            self.spec.generation, self.offset
+        )?;
         match self.kind {
             DecodeErrorKind::Truncated { needed, available } => write!(
                 f,
@@ -105,7 +109,11 @@ impl Instruction {
 
     /// The value of a field of the encoding by name.
     pub fn field(&self, name: &str) -> Option<u64> {
-        self.encoding().fields.iter().find(|f| f.name == name).map(|f| f.extract(self.bits))
+        self.encoding()
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.extract(self.bits))
     }
 
     /// Appends the instruction's bytes.
@@ -152,7 +160,7 @@ pub fn decode(spec: &'static IsaSpec, bytes: &[u8]) -> Result<(Instruction, usiz
 #[inline(always)]
 pub fn decode_with(
     spec: &'static IsaSpec,
-    decode_form: fn(&[u8]) -> Result<(u16, u128), DecodeErrorKind>,
+    decode_form: crate::tables::DecodeFormFn,
     bytes: &[u8],
 ) -> Result<(Instruction, usize), DecodeError> {
     match decode_form(bytes) {
@@ -160,7 +168,11 @@ pub fn decode_with(
             let ins = Instruction { spec, form, bits };
             Ok((ins, ins.len()))
         }
-        Err(kind) => Err(DecodeError { offset: 0, kind, spec }),
+        Err(kind) => Err(DecodeError {
+            offset: 0,
+            kind,
+            spec,
+        }),
     }
 }
 
@@ -179,13 +191,19 @@ pub fn decode_stream(spec: &'static IsaSpec, bytes: &[u8]) -> Vec<ListingEntry> 
     while offset < bytes.len() {
         match decode(spec, &bytes[offset..]) {
             Ok((ins, len)) => {
-                out.push(ListingEntry { offset, result: Ok(ins) });
+                out.push(ListingEntry {
+                    offset,
+                    result: Ok(ins),
+                });
                 offset += len;
             }
             Err(mut e) => {
                 e.offset = offset;
                 let truncated = matches!(e.kind, DecodeErrorKind::Truncated { .. });
-                out.push(ListingEntry { offset, result: Err(e) });
+                out.push(ListingEntry {
+                    offset,
+                    result: Err(e),
+                });
                 if truncated && bytes.len() - offset < 4 {
                     break;
                 }

@@ -12,6 +12,7 @@ pub mod decode;
 pub mod disasm;
 pub mod exec;
 pub mod operand;
+pub mod overrides;
 pub mod tables;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
@@ -21,25 +22,29 @@ pub use operand::{DecodedOperand, Operand, RegFile};
 pub use tables::IsaSpec;
 
 macro_rules! generation {
-    ($feature:literal, $module:ident) => {
+    ($feature:literal, $module:ident, $spec:ident) => {
         #[cfg(feature = $feature)]
         #[allow(clippy::all, unused_parens)]
         pub mod $module {
             include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
         }
+        #[cfg(feature = $feature)]
+        const $spec: Option<&IsaSpec> = $module::SPEC;
+        #[cfg(not(feature = $feature))]
+        const $spec: Option<&IsaSpec> = None;
     };
 }
 
-generation!("rdna1", rdna1);
-generation!("rdna2", rdna2);
-generation!("rdna3", rdna3);
-generation!("rdna3_5", rdna3_5);
-generation!("rdna4", rdna4);
-generation!("cdna1", cdna1);
-generation!("cdna2", cdna2);
-generation!("cdna3", cdna3);
-generation!("cdna4", cdna4);
-generation!("cdna5", cdna5);
+generation!("rdna1", rdna1, RDNA1);
+generation!("rdna2", rdna2, RDNA2);
+generation!("rdna3", rdna3, RDNA3);
+generation!("rdna3_5", rdna3_5, RDNA3_5);
+generation!("rdna4", rdna4, RDNA4);
+generation!("cdna1", cdna1, CDNA1);
+generation!("cdna2", cdna2, CDNA2);
+generation!("cdna3", cdna3, CDNA3);
+generation!("cdna4", cdna4, CDNA4);
+generation!("cdna5", cdna5, CDNA5);
 
 /// The project's own fixture specs (`spec/fixtures/xml`), compiled in with the `fixtures`
 /// feature so tests cover them beside AMD's data.
@@ -51,28 +56,12 @@ pub mod fixtures {
 
 /// The specs compiled into this build (enabled features whose spec was found).
 pub fn specs() -> Vec<&'static IsaSpec> {
-    let mut out: Vec<Option<&'static IsaSpec>> = Vec::new();
-    #[cfg(feature = "rdna1")]
-    out.push(rdna1::SPEC);
-    #[cfg(feature = "rdna2")]
-    out.push(rdna2::SPEC);
-    #[cfg(feature = "rdna3")]
-    out.push(rdna3::SPEC);
-    #[cfg(feature = "rdna3_5")]
-    out.push(rdna3_5::SPEC);
-    #[cfg(feature = "rdna4")]
-    out.push(rdna4::SPEC);
-    #[cfg(feature = "cdna1")]
-    out.push(cdna1::SPEC);
-    #[cfg(feature = "cdna2")]
-    out.push(cdna2::SPEC);
-    #[cfg(feature = "cdna3")]
-    out.push(cdna3::SPEC);
-    #[cfg(feature = "cdna4")]
-    out.push(cdna4::SPEC);
-    #[cfg(feature = "cdna5")]
-    out.push(cdna5::SPEC);
-    out.into_iter().flatten().collect()
+    [
+        RDNA1, RDNA2, RDNA3, RDNA3_5, RDNA4, CDNA1, CDNA2, CDNA3, CDNA4, CDNA5,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The spec of a generation by short name (`rdna3`), if compiled in and found.

@@ -18,7 +18,11 @@ pub enum RegFile {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Operand {
     /// `count` consecutive registers from `first` (a 64-bit operand takes two).
-    Reg { file: RegFile, first: u32, count: u32 },
+    Reg {
+        file: RegFile,
+        first: u32,
+        count: u32,
+    },
     /// A named register or source: AMD's name (`VCC_LO`, `EXEC_LO`, `M0`, `NULL`, `SRC_SCC`...).
     Named(&'static str),
     /// An inline integer constant (`0`..`64`, `-1`..`-16`).
@@ -67,16 +71,29 @@ pub fn classify(ty: &OperandTypeInfo, raw: u64, size: u16, literal: Option<u64>)
 
 /// Like [`classify`], also looking through the type's subtypes (AMD's `Subtypes`: the types
 /// whose values this type includes) when the type itself does not name the value.
-pub fn classify_in(spec: Option<&IsaSpec>, ty: &OperandTypeInfo, raw: u64, size: u16, literal: Option<u64>) -> Operand {
+pub fn classify_in(
+    spec: Option<&IsaSpec>,
+    ty: &OperandTypeInfo,
+    raw: u64,
+    size: u16,
+    literal: Option<u64>,
+) -> Operand {
     let mut name = ty.name_of(raw as i64);
     if name.is_none() {
         if let Some(spec) = spec {
-            name = ty.subtypes.iter().find_map(|&st| spec.operand_types[st as usize].name_of(raw as i64));
+            name = ty
+                .subtypes
+                .iter()
+                .find_map(|&st| spec.operand_types[st as usize].name_of(raw as i64));
         }
     }
     match name {
         Some(ValueName::Register { prefix, index }) => match register_file(prefix) {
-            Some(file) => Operand::Reg { file, first: index, count: register_count(size) },
+            Some(file) => Operand::Reg {
+                file,
+                first: index,
+                count: register_count(size),
+            },
             None => Operand::Named(prefix),
         },
         Some(ValueName::Named(name)) => {
@@ -89,7 +106,13 @@ pub fn classify_in(spec: Option<&IsaSpec>, ty: &OperandTypeInfo, raw: u64, size:
             if let Ok(i) = name.parse::<i64>() {
                 return Operand::Int(i);
             }
-            if name.contains('.') && name.trim_start_matches('-').chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            if name.contains('.')
+                && name
+                    .trim_start_matches('-')
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+            {
                 return Operand::Float(name);
             }
             Operand::Named(name)
@@ -118,7 +141,9 @@ impl Instruction {
         form.operands
             .iter()
             .map(|info| {
-                let ty = info.operand_type.map(|t| &self.spec.operand_types[t as usize]);
+                let ty = info
+                    .operand_type
+                    .map(|t| &self.spec.operand_types[t as usize]);
                 match (info.field, ty) {
                     (Some(f), Some(ty)) => {
                         let field = &enc.fields[f as usize];
@@ -133,7 +158,11 @@ impl Instruction {
                     }
                     (Some(f), None) => {
                         let raw = enc.fields[f as usize].extract(self.bits);
-                        DecodedOperand { info, value: Operand::Imm(raw), raw }
+                        DecodedOperand {
+                            info,
+                            value: Operand::Imm(raw),
+                            raw,
+                        }
                     }
                     (None, ty) => DecodedOperand {
                         info,

@@ -1,6 +1,10 @@
 //! The shapes of the generated per-generation tables. `isa-gen` emits one `IsaSpec` per
 //! generation (see `OUT_DIR/<gen>.rs`); everything in this crate works from these tables.
 
+/// A generation's generated encoding selector: the form and bits of the instruction at the
+/// start of the bytes.
+pub type DecodeFormFn = fn(&[u8]) -> Result<(u16, u128), crate::DecodeErrorKind>;
+
 /// One generation's ISA, as generated from AMD's spec.
 #[derive(Debug)]
 pub struct IsaSpec {
@@ -20,7 +24,7 @@ pub struct IsaSpec {
     pub forms: &'static [FormInfo],
     pub operand_types: &'static [OperandTypeInfo],
     /// Generated encoding selection: see [`crate::decode`].
-    pub decode_form: fn(&[u8]) -> Result<(u16, u128), crate::DecodeErrorKind>,
+    pub decode_form: DecodeFormFn,
     /// Instructions or forms the generator left out, with the reason.
     pub skipped: &'static [(&'static str, &'static str)],
 }
@@ -64,7 +68,10 @@ impl FieldInfo {
     }
 
     pub fn width(&self) -> u32 {
-        self.ranges.iter().map(|r| (r.count + r.pad_bits) as u32).sum()
+        self.ranges
+            .iter()
+            .map(|r| (r.count + r.pad_bits) as u32)
+            .sum()
     }
 
     pub fn extract(&self, bits: u128) -> u64 {
@@ -204,14 +211,19 @@ impl OperandTypeInfo {
     /// The value of register `index` of the run with `prefix` (`s`, `v`, `acc`, `TTMP`).
     pub fn register_value(&self, prefix: &str, index: u32) -> Option<i64> {
         self.runs.iter().find_map(|r| {
-            (r.prefix.eq_ignore_ascii_case(prefix) && index >= r.first_index && index < r.first_index + r.count)
+            (r.prefix.eq_ignore_ascii_case(prefix)
+                && index >= r.first_index
+                && index < r.first_index + r.count)
                 .then(|| r.first_value + (index - r.first_index) as i64)
         })
     }
 
     /// The value of a named value (case-insensitive).
     pub fn named_value(&self, name: &str) -> Option<i64> {
-        self.values.iter().find(|v| v.1.eq_ignore_ascii_case(name)).map(|v| v.0)
+        self.values
+            .iter()
+            .find(|v| v.1.eq_ignore_ascii_case(name))
+            .map(|v| v.0)
     }
 }
 

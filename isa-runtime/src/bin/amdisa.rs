@@ -13,7 +13,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "amdisa", version, about = "Disassemble and assemble AMD GPU machine code (LLVM syntax)")]
+#[command(
+    name = "amdisa",
+    version,
+    about = "Disassemble and assemble AMD GPU machine code (LLVM syntax)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -58,12 +62,18 @@ enum Command {
 fn spec_for(arch: &str) -> Result<&'static IsaSpec, String> {
     isa_runtime::spec(arch).ok_or_else(|| {
         let have: Vec<&str> = isa_runtime::specs().iter().map(|s| s.generation).collect();
-        format!("no spec for `{arch}` in this build (have: {})", have.join(", "))
+        format!(
+            "no spec for `{arch}` in this build (have: {})",
+            have.join(", ")
+        )
     })
 }
 
 fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Writes a line; a closed stdout ends the program quietly.
@@ -80,8 +90,12 @@ fn disasm(arch: &str, file: Option<PathBuf>, json: bool, words: &[String]) -> Re
         None => {
             let mut b = Vec::new();
             for (k, w) in words.iter().enumerate() {
-                let t = w.trim_start_matches("0x").trim_start_matches("0X").replace('_', "");
-                let v = u32::from_str_radix(&t, 16).map_err(|_| format!("argument {}: `{w}` is not a 32-bit hex word", k + 1))?;
+                let t = w
+                    .trim_start_matches("0x")
+                    .trim_start_matches("0X")
+                    .replace('_', "");
+                let v = u32::from_str_radix(&t, 16)
+                    .map_err(|_| format!("argument {}: `{w}` is not a 32-bit hex word", k + 1))?;
                 b.extend_from_slice(&v.to_le_bytes());
             }
             b
@@ -102,7 +116,10 @@ fn disasm(arch: &str, file: Option<PathBuf>, json: bool, words: &[String]) -> Re
             Err(e) => {
                 ok = false;
                 if json {
-                    out(&serde_json::json!({"offset": entry.offset, "error": e.to_string()}).to_string());
+                    out(
+                        &serde_json::json!({"offset": entry.offset, "error": e.to_string()})
+                            .to_string(),
+                    );
                 } else {
                     out(&format!("{:08x}: error: {e}", entry.offset));
                 }
@@ -116,14 +133,24 @@ fn asm(arch: &str, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
     let spec = spec_for(arch)?;
     let mut text = String::new();
     match file {
-        Some(p) => text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?,
+        Some(p) => {
+            text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?
+        }
         None => {
-            std::io::stdin().read_to_string(&mut text).map_err(|e| e.to_string())?;
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| e.to_string())?;
         }
     }
     let mut ok = true;
     for (n, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("").split(';').next().unwrap_or("");
+        let code = line
+            .split("//")
+            .next()
+            .unwrap_or("")
+            .split(';')
+            .next()
+            .unwrap_or("");
         if code.trim().is_empty() {
             continue;
         }
@@ -131,7 +158,10 @@ fn asm(arch: &str, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
             Ok(ins) => {
                 let b = ins.encode();
                 if json {
-                    out(&serde_json::json!({"line": n + 1, "text": code.trim(), "bytes": hex(&b)}).to_string());
+                    out(
+                        &serde_json::json!({"line": n + 1, "text": code.trim(), "bytes": hex(&b)})
+                            .to_string(),
+                    );
                 } else {
                     out(&format!("{:<48} ; {}", code.trim(), hex(&b)));
                 }
@@ -140,7 +170,10 @@ fn asm(arch: &str, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
                 ok = false;
                 let col = e.column;
                 if json {
-                    out(&serde_json::json!({"line": n + 1, "column": col, "error": e.message}).to_string());
+                    out(
+                        &serde_json::json!({"line": n + 1, "column": col, "error": e.message})
+                            .to_string(),
+                    );
                 } else {
                     eprintln!("{}:{}: error: {}", n + 1, col, e.message);
                 }
@@ -170,7 +203,8 @@ fn fuzz(arch: Option<&str>, words: u64, seed: u64) -> Result<bool, String> {
         // Each case is one random dword followed by three more, so literal and 64/96-bit
         // encodings see real following bytes; the cases are decoded from one buffer.
         let mut buf = vec![0u8; 16 * 4096];
-        let (mut decoded, mut errors, mut roundtrip_failures, mut text_bytes) = (0u64, 0u64, 0u64, 0usize);
+        let (mut decoded, mut errors, mut roundtrip_failures, mut text_bytes) =
+            (0u64, 0u64, 0u64, 0usize);
         let start = std::time::Instant::now();
         let mut done = 0u64;
         while done < words {
@@ -192,7 +226,13 @@ fn fuzz(arch: Option<&str>, words: u64, seed: u64) -> Result<bool, String> {
                         }
                     }
                     Ok(Err(_)) => errors += 1,
-                    Err(_) => return Err(format!("{}: the decoder panicked on {}", spec.generation, hex(&buf[at..at + 16]))),
+                    Err(_) => {
+                        return Err(format!(
+                            "{}: the decoder panicked on {}",
+                            spec.generation,
+                            hex(&buf[at..at + 16])
+                        ))
+                    }
                 }
             }
             done += n;
@@ -217,7 +257,12 @@ fn fuzz(arch: Option<&str>, words: u64, seed: u64) -> Result<bool, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Disasm { arch, file, json, words } => disasm(&arch, file, json, &words),
+        Command::Disasm {
+            arch,
+            file,
+            json,
+            words,
+        } => disasm(&arch, file, json, &words),
         Command::Asm { arch, file, json } => asm(&arch, file, json),
         Command::Fuzz { arch, words, seed } => fuzz(arch.as_deref(), words, seed),
         Command::Specs => {
