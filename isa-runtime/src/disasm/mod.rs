@@ -10,8 +10,8 @@ mod scalar;
 mod vector;
 
 use crate::decode::Instruction;
-use crate::operand::{DecodedOperand, Operand, RegFile};
-use std::fmt::Write as _;
+use crate::operand::{register_count, DecodedOperand, Operand, RegFile};
+use crate::tables::OperandTypeInfo;
 
 /// The encoding families the printers know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,9 +114,12 @@ pub fn disassemble(ins: &Instruction) -> String {
         | Family::Mtbuf
         | Family::Mimg
         | Family::Exp => memory::print(&mut p, fam, var),
-        Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p | Family::Vopd => {
-            vector::print(&mut p, fam, var)
-        }
+        Family::Vop1
+        | Family::Vop2
+        | Family::Vopc
+        | Family::Vop3
+        | Family::Vop3p
+        | Family::Vopd => vector::print(&mut p, fam, var),
         Family::Other => p.default_print(),
     }
     p.out
@@ -133,7 +136,12 @@ pub struct Printer<'a> {
 
 impl<'a> Printer<'a> {
     pub fn new(ins: &'a Instruction) -> Printer<'a> {
-        Printer { ins, ops: ins.operands(), out: String::with_capacity(48), operands_written: 0 }
+        Printer {
+            ins,
+            ops: ins.operands(),
+            out: String::with_capacity(48),
+            operands_written: 0,
+        }
     }
 
     pub fn mnemonic(&mut self) {
@@ -142,7 +150,11 @@ impl<'a> Printer<'a> {
 
     /// Appends an operand, with `, ` after the first and a space before the first.
     pub fn operand(&mut self, text: &str) {
-        self.out.push_str(if self.operands_written == 0 { " " } else { ", " });
+        self.out.push_str(if self.operands_written == 0 {
+            " "
+        } else {
+            ", "
+        });
         self.out.push_str(text);
         self.operands_written += 1;
     }
@@ -159,16 +171,21 @@ impl<'a> Printer<'a> {
 
     /// The explicit (encoded) operands.
     pub fn explicit(&self) -> Vec<DecodedOperand> {
-        self.ops.iter().copied().filter(|o| !o.info.implicit && o.info.field.is_some()).collect()
+        self.ops
+            .iter()
+            .copied()
+            .filter(|o| !o.info.implicit && o.info.field.is_some())
+            .collect()
     }
 
     /// The operand held in field `name`, if the form has one.
     pub fn op_in(&self, name: &str) -> Option<DecodedOperand> {
         let enc = self.ins.encoding();
-        self.ops
-            .iter()
-            .copied()
-            .find(|o| o.info.field.is_some_and(|f| enc.fields[f as usize].name == name))
+        self.ops.iter().copied().find(|o| {
+            o.info
+                .field
+                .is_some_and(|f| enc.fields[f as usize].name == name)
+        })
     }
 
     /// `mnemonic op, op, ...` with every explicit operand in the spec's order.
@@ -181,7 +198,8 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// The LLVM spelling of an AMD named value for an operand of `size` bits.
+/// The LLVM spelling of an AMD named value for an operand of `size` bits: a 64-bit operand
+/// names a register pair by its low half (`VCC_LO` → `vcc`).
 pub fn named_text(name: &str, size: u16) -> String {
     let lower = name.to_ascii_lowercase();
     if size > 32 {
@@ -210,51 +228,284 @@ pub fn reg_text(file: RegFile, first: u32, count: u32) -> String {
     }
 }
 
-/// Whether a 32-bit literal could have been an inline constant for an operand of this data
-/// format (LLVM then prints it as `lit(...)` to keep the encoding).
-pub fn literal_is_inlinable(value: u64, data_format: &str, size: u16) -> bool {
+/// The first register LLVM prints for a scalar tuple: it drops the low bits of an unaligned
+/// start (pairs start at an even register, wider tuples at a multiple of four).
+pub fn aligned_first(file: RegFile, first: u32, count: u32) -> u32 {
+    match (file, count) {
+        (RegFile::Sgpr | RegFile::Ttmp, 2) => first & !1,
+        (RegFile::Sgpr | RegFile::Ttmp, 3..) => first & !3,
+        _ => first,
+    }
+}
+
+/// How LLVM prints the constants (inline or literal) of an operand; it depends on LLVM's
+/// operand type, which follows from the family, the size and the data format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmStyle {
+    /// 32-bit operands, and the scalar ALU's 16-bit integer operands (printed as 32-bit).
+    B32,
+    /// 64-bit operands: a 32-bit literal is zero-extended, float constants in double precision.
+    B64,
+    /// Vector 16-bit integer operands: the whole 32-bit literal decides inlinability, the low
+    /// half is printed.
+    I16,
+    /// Vector 16-bit float operands: the low half decides inlinability and is printed.
+    F16,
+    /// Scalar 16-bit float operands (GFX11.5+): literals as [`ImmStyle::I16`], and the float
+    /// inline constants as their half-precision bit patterns (`0x3800`).
+    SaluF16,
+}
+
+/// The constant style of an operand.
+pub fn imm_style(ins: &Instruction, o: &DecodedOperand) -> ImmStyle {
+    let scalar = matches!(
+        family(ins.encoding().name).0,
+        Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp | Family::Smem
+    );
+    imm_style_of(scalar, o.info.size, o.info.data_format)
+}
+
+pub fn imm_style_of(scalar: bool, size: u16, data_format: &str) -> ImmStyle {
+    let float16 = data_format.contains("F16") && !data_format.contains("PK");
+    match size {
+        0..=16 if float16 && scalar => ImmStyle::SaluF16,
+        0..=16 if float16 => ImmStyle::F16,
+        0..=16 if !scalar => ImmStyle::I16,
+        33.. => ImmStyle::B64,
+        _ => ImmStyle::B32,
+    }
+}
+
+/// Bit patterns of the float inline constants 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 and
+/// 1/(2*pi), with LLVM's text for them.
+const INLINE_FLOATS: [(u16, u32, u64, &str); 9] = [
+    (0x3800, 0x3f000000, 0x3fe0000000000000, "0.5"),
+    (0xb800, 0xbf000000, 0xbfe0000000000000, "-0.5"),
+    (0x3c00, 0x3f800000, 0x3ff0000000000000, "1.0"),
+    (0xbc00, 0xbf800000, 0xbff0000000000000, "-1.0"),
+    (0x4000, 0x40000000, 0x4000000000000000, "2.0"),
+    (0xc000, 0xc0000000, 0xc000000000000000, "-2.0"),
+    (0x4400, 0x40800000, 0x4010000000000000, "4.0"),
+    (0xc400, 0xc0800000, 0xc010000000000000, "-4.0"),
+    (0x3118, 0x3e22f983, 0x3fc45f306dc9c882, "0.15915494"),
+];
+
+/// LLVM's text for 1/(2*pi) as a double.
+const INV_2PI_F64: &str = "0.15915494309189532";
+
+fn int_inline(v: i64) -> bool {
+    (-16..=64).contains(&v)
+}
+
+/// The inline-constant text of a 32-bit value, if it is one.
+fn inline_text32(v: u32) -> Option<String> {
+    if int_inline(v as i32 as i64) {
+        return Some((v as i32).to_string());
+    }
+    INLINE_FLOATS
+        .iter()
+        .find(|f| f.1 == v)
+        .map(|f| f.3.to_string())
+}
+
+/// The inline-constant text of a 64-bit value, if it is one.
+fn inline_text64(v: u64) -> Option<String> {
+    if int_inline(v as i64) {
+        return Some((v as i64).to_string());
+    }
+    INLINE_FLOATS.iter().find(|f| f.2 == v).map(|f| {
+        if f.1 == 0x3e22f983 {
+            INV_2PI_F64.to_string()
+        } else {
+            f.3.to_string()
+        }
+    })
+}
+
+/// Whether the low half of a 16-bit float operand's value is an inline constant.
+fn inline_f16(v: u16) -> bool {
+    int_inline(v as i16 as i64) || INLINE_FLOATS.iter().any(|f| f.0 == v)
+}
+
+/// The text of a literal constant. LLVM keeps the literal encoding visible: a value that
+/// would be printed as an inline constant is wrapped as `lit(...)` (`lit64(...)` for a 64-bit
+/// literal that a 32-bit one could hold). `literal64` says the encoding's literal is 64 bits.
+pub fn literal_text(value: u64, style: ImmStyle, literal64: bool) -> String {
+    let hi = value >> 32;
+    if literal64 {
+        if hi == 0 {
+            return format!("lit64(0x{value:x})");
+        }
+        return match style {
+            ImmStyle::B64 => inline_text64(value).unwrap_or_else(|| format!("0x{value:x}")),
+            _ => {
+                let lo = value as u32;
+                inline_text32(lo).unwrap_or_else(|| format!("0x{lo:x}"))
+            }
+        };
+    }
     let v = value as u32;
-    let int_inline = (v as i32) >= -16 && (v as i32) <= 64;
-    if int_inline {
-        return true;
+    let lit = format!("lit(0x{v:x})");
+    match style {
+        ImmStyle::B32 => {
+            if inline_text32(v).is_some() {
+                lit
+            } else {
+                format!("0x{v:x}")
+            }
+        }
+        ImmStyle::B64 => {
+            if inline_text64(v as u64).is_some() {
+                lit
+            } else {
+                format!("0x{v:x}")
+            }
+        }
+        ImmStyle::I16 | ImmStyle::SaluF16 => {
+            if inline_text32(v).is_some() {
+                lit
+            } else {
+                format!("0x{:x}", v & 0xffff)
+            }
+        }
+        ImmStyle::F16 => {
+            if inline_f16(v as u16) {
+                lit
+            } else {
+                format!("0x{:x}", v & 0xffff)
+            }
+        }
     }
-    let is_f16 = data_format.contains("F16") || data_format.contains("BF16");
-    if size <= 16 && is_f16 {
-        return matches!(v & 0xffff, 0x3800 | 0xb800 | 0x3c00 | 0xbc00 | 0x4000 | 0xc000 | 0x4400 | 0xc400 | 0x3118);
+}
+
+/// Whether a 32-bit literal could have been an inline constant for an operand of this data
+/// format (LLVM then prints it as `lit(...)` to keep the encoding). Vector operand styles.
+pub fn literal_is_inlinable(value: u64, data_format: &str, size: u16) -> bool {
+    literal_text(value, imm_style_of(false, size, data_format), false).starts_with("lit")
+}
+
+/// The text of a float inline constant named `name` by AMD (`0.5`, `0.15915494`).
+pub fn float_text(name: &str, style: ImmStyle) -> String {
+    let Some(f) = INLINE_FLOATS.iter().find(|f| f.3 == name) else {
+        return name.to_string();
+    };
+    match style {
+        ImmStyle::SaluF16 => format!("0x{:x}", f.0),
+        ImmStyle::B64 if f.1 == 0x3e22f983 => INV_2PI_F64.to_string(),
+        _ => name.to_string(),
     }
-    if size > 32 {
-        // 64-bit operands hold the literal in the high dword for floats; LLVM's rules for these
-        // are handled by the vector printer where they matter.
-        return false;
+}
+
+/// A signed immediate in LLVM's hex form (`0x12`, `-0x10`).
+pub fn signed_hex(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
     }
-    matches!(
-        v,
-        0x3f000000 | 0xbf000000 | 0x3f800000 | 0xbf800000 | 0x40000000 | 0xc0000000 | 0x40800000 | 0xc0800000 | 0x3e22f983
-    )
+}
+
+/// `raw` read as a two's-complement number of `bits` bits.
+pub fn sign_extend(raw: u64, bits: u32) -> i64 {
+    if bits == 0 || bits >= 64 {
+        return raw as i64;
+    }
+    let shift = 64 - bits;
+    ((raw << shift) as i64) >> shift
+}
+
+/// The operand's type, if it has one.
+pub fn operand_type(ins: &Instruction, o: &DecodedOperand) -> Option<&'static OperandTypeInfo> {
+    o.info
+        .operand_type
+        .map(|t| &ins.spec.operand_types[t as usize])
+}
+
+/// A sub-field of a structured operand value (`ID` of an `OPR_HWREG` value), by name.
+pub fn subfield(ty: &OperandTypeInfo, name: &str, raw: u64) -> Option<u64> {
+    ty.fields
+        .iter()
+        .find(|f| f.name == name)
+        .map(|f| f.extract(raw as u128))
+}
+
+/// LLVM's name of a scalar register code that the operand's type does not list (AMD's lists
+/// leave out some values LLVM decodes), for 32-bit (`size` ≤ 32) or 64-bit operands. Register
+/// numbers follow the generation's layout: trap temporaries from 108 (112 on GFX9), M0 and
+/// NULL at 124/125 (swapped from GFX11 on).
+pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String> {
+    let gfx9 = crate::overrides::GFX9.contains(&generation);
+    let gfx11_up = crate::overrides::GFX11_12.contains(&generation);
+    let wide = size > 32;
+    let count = register_count(size);
+    let ttmp_base = if gfx9 { 112 } else { 108 };
+    let text = match code {
+        102 if gfx9 && wide => "flat_scratch".into(),
+        104 if gfx9 && wide => "xnack_mask".into(),
+        103 | 105 if gfx9 && wide => return None,
+        102 if gfx9 => "flat_scratch_lo".into(),
+        103 if gfx9 => "flat_scratch_hi".into(),
+        104 if gfx9 => "xnack_mask_lo".into(),
+        105 if gfx9 => "xnack_mask_hi".into(),
+        0..=105 => reg_text(
+            RegFile::Sgpr,
+            aligned_first(RegFile::Sgpr, code as u32, count),
+            count,
+        ),
+        106 if wide => "vcc".into(),
+        106 => "vcc_lo".into(),
+        107 if !wide => "vcc_hi".into(),
+        c @ 108..=123 if c >= ttmp_base => {
+            let i = (c - ttmp_base) as u32;
+            reg_text(RegFile::Ttmp, aligned_first(RegFile::Ttmp, i, count), count)
+        }
+        124 if gfx11_up => "null".into(),
+        125 if !gfx11_up => "null".into(),
+        124 | 125 if !wide => "m0".into(),
+        126 if wide => "exec".into(),
+        126 => "exec_lo".into(),
+        127 if !wide => "exec_hi".into(),
+        128..=192 => (code - 128).to_string(),
+        193..=208 => (192 - code as i64).to_string(),
+        235 => "src_shared_base".into(),
+        236 => "src_shared_limit".into(),
+        237 => "src_private_base".into(),
+        238 => "src_private_limit".into(),
+        239 => "src_pops_exiting_wave_id".into(),
+        251 => "src_vccz".into(),
+        252 => "src_execz".into(),
+        253 => "src_scc".into(),
+        _ => return None,
+    };
+    Some(text)
 }
 
 /// The LLVM text of an operand.
 pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
     let size = o.info.size;
     match o.value {
-        Operand::Reg { file, first, count } => reg_text(file, first, count),
+        Operand::Reg { file, first, count } => {
+            reg_text(file, aligned_first(file, first, count), count)
+        }
         Operand::Named(n) => named_text(n, size),
         Operand::Int(i) => i.to_string(),
-        Operand::Float(f) => f.to_string(),
-        Operand::Literal(v) => {
-            let mut s = String::new();
-            if literal_is_inlinable(v, o.info.data_format, size) {
-                let _ = write!(s, "lit(0x{v:x})");
-            } else {
-                let _ = write!(s, "0x{v:x}");
-            }
-            s
-        }
+        Operand::Float(f) => float_text(f, imm_style(ins, o)),
+        Operand::Literal(v) => literal_text(v, imm_style(ins, o), ins.field("LITERAL64").is_some()),
         Operand::Imm(v) => v.to_string(),
-        Operand::Unknown(v) => {
-            let _ = ins;
-            format!("<invalid:{v}>")
-        }
+        Operand::Unknown(v) => unknown_text(ins, o, v),
         Operand::Implicit(t) => t.to_ascii_lowercase(),
     }
+}
+
+/// A value the operand's type does not list. Scalar register operands get LLVM's name of the
+/// code; anything else prints as the number.
+fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
+    let scalar_register_type = operand_type(ins, o)
+        .is_some_and(|t| t.runs.iter().any(|r| r.prefix == "s" && r.first_value == 0));
+    if scalar_register_type {
+        if let Some(t) = scalar_code_text(ins.spec.generation, v, o.info.size) {
+            return t;
+        }
+    }
+    v.to_string()
 }

@@ -1,7 +1,382 @@
 //! Scalar families: SOP1, SOP2, SOPK, SOPC, SOPP, SMEM.
+//!
+//! Structured immediates (`hwreg(...)`, `sendmsg(...)`, `s_waitcnt` counters, dependency
+//! counters, `s_delay_alu`, `s_version`) are read through the bit layouts of their operand
+//! types; the names LLVM prints for their values come from [`crate::overrides`].
 
-use super::{Family, Printer, Variant};
+use super::{
+    operand_text, operand_type, sign_extend, signed_hex, subfield, Family, Printer, Variant,
+};
+use crate::operand::{classify_in, DecodedOperand, Operand};
+use crate::overrides::{self, name_of};
+use crate::tables::{FieldInfo, OperandTypeInfo};
 
-pub fn print(p: &mut Printer, _family: Family, _variant: Variant) {
-    p.default_print();
+pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
+    match family {
+        Family::Smem => smem(p),
+        _ => sop(p, family),
+    }
+}
+
+/// SOP1, SOP2, SOPK, SOPC, SOPP: the operands in the spec's order.
+fn sop(p: &mut Printer, family: Family) {
+    p.mnemonic();
+    let explicit = p.explicit();
+    for o in &explicit {
+        let t = sop_operand_text(p, o, family);
+        p.operand(&t);
+    }
+    let mnemonic = p.ins.info().mnemonic;
+    if explicit.is_empty()
+        && overrides::SOPP_OPTIONAL_IMMEDIATE
+            .iter()
+            .any(|e| e.0 == mnemonic)
+    {
+        if let Some(v) = p.field("SIMM16").filter(|&v| v != 0) {
+            p.operand(&v.to_string());
+        }
+    }
+}
+
+fn field_name(p: &Printer, o: &DecodedOperand) -> &'static str {
+    o.info
+        .field
+        .map_or("", |f| p.ins.encoding().fields[f as usize].name)
+}
+
+fn sop_operand_text(p: &Printer, o: &DecodedOperand, family: Family) -> String {
+    let ins = p.ins;
+    let generation = ins.spec.generation;
+    let mnemonic = ins.info().mnemonic;
+    let Some(ty) = operand_type(ins, o) else {
+        return operand_text(ins, o);
+    };
+    let raw = o.raw;
+    match ty.name {
+        "OPR_HWREG" => return hwreg_text(generation, ty, raw),
+        "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => return sendmsg_text(generation, raw),
+        "OPR_WAITCNT" => return waitcnt_text(ty, raw),
+        "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => return depctr_text(ty, raw),
+        "OPR_DELAY" => return delay_text(generation, ty, raw),
+        "OPR_VERSION" => return version_text(generation, ty, raw),
+        // Branch targets: LLVM prints the raw 16-bit word offset, unsigned.
+        "OPR_LABEL" => return (raw & 0xffff).to_string(),
+        _ => {}
+    }
+    if !matches!(o.value, Operand::Imm(_)) {
+        return operand_text(ins, o);
+    }
+    if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic) {
+        return gpr_idx_text(raw);
+    }
+    match family {
+        // SOPK immediates are LLVM's unsigned 16-bit operands: always hex.
+        Family::Sopk => format!("0x{:x}", raw & 0xffff),
+        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => {
+            format!("0x{:x}", raw & 0xffff)
+        }
+        _ => small_decimal(raw),
+    }
+}
+
+/// LLVM's plain immediates: decimal up to 64 (the inline-constant range), hex above.
+fn small_decimal(v: u64) -> String {
+    if v <= 64 {
+        v.to_string()
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+/// `hwreg(NAME)` for a whole register, `hwreg(NAME, offset, size)` for a bit range; an id LLVM
+/// has no name for prints as its number. The SIZE field holds the size minus one.
+fn hwreg_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
+    let (Some(id), Some(offset), Some(size)) = (
+        subfield(ty, "ID", raw),
+        subfield(ty, "OFFSET", raw),
+        subfield(ty, "SIZE", raw),
+    ) else {
+        return format!("0x{raw:x}");
+    };
+    let size = size + 1;
+    let name = name_of(overrides::HWREG, generation, id as u32)
+        .map_or_else(|| id.to_string(), str::to_string);
+    if offset == 0 && size == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {offset}, {size})")
+    }
+}
+
+/// `sendmsg(MSG[, OP[, stream]])`; a message LLVM cannot name prints as
+/// `sendmsg(id, op, stream)` when only those bits are set, and as the decimal number otherwise.
+fn sendmsg_text(generation: &str, raw: u64) -> String {
+    let raw = raw & 0xffff;
+    if !overrides::GFX9_10.contains(&generation) {
+        // From GFX11 on the id is the low byte; LLVM ignores the bits above it once named.
+        let msg = raw & 0xff;
+        return match name_of(overrides::SENDMSG, generation, msg as u32) {
+            Some(name) => format!("sendmsg({name})"),
+            None if raw >> 8 == 0 => format!("sendmsg({msg}, 0, 0)"),
+            None => raw.to_string(),
+        };
+    }
+    let (msg, op, stream) = (raw & 0xf, (raw >> 4) & 7, (raw >> 8) & 3);
+    if let Some(name) = name_of(overrides::SENDMSG, generation, msg as u32) {
+        let named = match name {
+            "MSG_GS" | "MSG_GS_DONE" => {
+                let op_ok = op != 0 || name == "MSG_GS_DONE";
+                match name_of(overrides::SENDMSG_GS_OP, generation, op as u32) {
+                    Some(op_name) if op_ok && op == 0 && stream == 0 => {
+                        Some(format!("sendmsg({name}, {op_name})"))
+                    }
+                    Some(op_name) if op_ok && op != 0 => {
+                        Some(format!("sendmsg({name}, {op_name}, {stream})"))
+                    }
+                    _ => None,
+                }
+            }
+            "MSG_SYSMSG" => name_of(overrides::SENDMSG_SYSMSG_OP, generation, op as u32)
+                .filter(|_| stream == 0)
+                .map(|op_name| format!("sendmsg({name}, {op_name})")),
+            _ => (op == 0 && stream == 0).then(|| format!("sendmsg({name})")),
+        };
+        if let Some(t) = named {
+            return t;
+        }
+    }
+    // The numeric form only when the id, operation and stream fields hold every set bit.
+    if raw & !0x37f == 0 {
+        format!("sendmsg({msg}, {op}, {stream})")
+    } else {
+        raw.to_string()
+    }
+}
+
+/// The counters of `s_waitcnt`, LLVM's order; a counter at its maximum (no wait) is left out
+/// unless all are.
+const WAITCNT_ORDER: [&str; 3] = ["VM", "EXP", "LGKM"];
+
+fn all_ones(f: &FieldInfo) -> u64 {
+    (1u64 << f.width()) - 1
+}
+
+/// `vmcnt(n) expcnt(n) lgkmcnt(n)` from the fields of `OPR_WAITCNT`.
+fn waitcnt_text(ty: &OperandTypeInfo, raw: u64) -> String {
+    let counters: Vec<(&FieldInfo, u64)> = WAITCNT_ORDER
+        .iter()
+        .filter_map(|n| ty.fields.iter().find(|f| f.name == *n))
+        .map(|f| (f, f.extract(raw as u128)))
+        .collect();
+    let all_default = counters.iter().all(|(f, v)| *v == all_ones(f));
+    let parts: Vec<String> = counters
+        .iter()
+        .filter(|(f, v)| all_default || *v != all_ones(f))
+        .map(|(f, v)| format!("{}cnt({v})", f.name.to_ascii_lowercase()))
+        .collect();
+    if parts.is_empty() {
+        return format!("0x{raw:x}");
+    }
+    parts.join(" ")
+}
+
+/// LLVM's order of the dependency counters (`depctr_va_vdst` before `depctr_va_sdst`).
+const DEPCTR_ORDER: [&str; 7] = [
+    "HOLD_CNT", "SA_SDST", "VA_VDST", "VA_SDST", "VA_SSRC", "VA_VCC", "VM_VSRC",
+];
+
+/// `depctr_name(n) ...` from the fields of the dependency-counter type: the counters not at
+/// their maximum (all of them when every one is), or hex when a bit outside them is set.
+fn depctr_text(ty: &OperandTypeInfo, raw: u64) -> String {
+    let mut fields: Vec<&FieldInfo> = ty.fields.iter().collect();
+    fields.sort_by_key(|f| {
+        DEPCTR_ORDER
+            .iter()
+            .position(|n| *n == f.name)
+            .unwrap_or(DEPCTR_ORDER.len())
+    });
+    let used = fields.iter().fold(0u128, |m, f| m | f.mask());
+    if raw as u128 & !used != 0 || fields.is_empty() {
+        return format!("0x{raw:x}");
+    }
+    let values: Vec<(&FieldInfo, u64)> = fields
+        .iter()
+        .map(|f| (*f, f.extract(raw as u128)))
+        .collect();
+    let all_default = values.iter().all(|(f, v)| *v == all_ones(f));
+    values
+        .iter()
+        .filter(|(f, v)| all_default || *v != all_ones(f))
+        .map(|(f, v)| format!("depctr_{}({v})", f.name.to_ascii_lowercase()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `instid0(X) | instskip(Y) | instid1(Z)`, leaving out zero fields; `0` when all are.
+fn delay_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
+    let mut parts = Vec::new();
+    for (field, table, what) in [
+        ("INSTID0", overrides::DELAY_INSTID, "instid"),
+        ("INSTSKIP", overrides::DELAY_INSTSKIP, "instskip"),
+        ("INSTID1", overrides::DELAY_INSTID, "instid"),
+    ] {
+        let Some(v) = subfield(ty, field, raw).filter(|&v| v != 0) else {
+            continue;
+        };
+        let name = name_of(table, generation, v as u32)
+            .map_or_else(|| format!("/* invalid {what} value */"), str::to_string);
+        parts.push(format!("{}({name})", field.to_ascii_lowercase()));
+    }
+    if parts.is_empty() {
+        "0".to_string()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+/// `UC_VERSION_GFX11|UC_VERSION_W32_BIT`: the version by name (or number) and each one-bit
+/// flag field that is set, as LLVM's nested `|` expression; hex when other bits are set.
+fn version_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
+    let used = ty.fields.iter().fold(0u128, |m, f| m | f.mask());
+    let Some(version) = subfield(ty, "VERSION", raw).filter(|_| raw as u128 & !used == 0) else {
+        return format!("0x{raw:x}");
+    };
+    let mut text = name_of(overrides::VERSION, generation, version as u32)
+        .map_or_else(|| version.to_string(), str::to_string);
+    let mut flags: Vec<&FieldInfo> = ty.fields.iter().filter(|f| f.width() == 1).collect();
+    flags.sort_by_key(|f| f.ranges.first().map_or(0, |r| r.offset));
+    let mut compound = false;
+    for f in flags.into_iter().filter(|f| f.extract(raw as u128) != 0) {
+        text = if compound { format!("({text})") } else { text };
+        text = format!("{text}|UC_VERSION_{}_BIT", f.name);
+        compound = true;
+    }
+    text
+}
+
+/// `gpr_idx(SRC0,SRC1,SRC2,DST)` for the VGPR-indexing mode mask.
+fn gpr_idx_text(raw: u64) -> String {
+    if raw > 0xf {
+        return format!("0x{raw:x}");
+    }
+    let names: Vec<&str> = ["SRC0", "SRC1", "SRC2", "DST"]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| raw & (1 << i) != 0)
+        .map(|(_, n)| *n)
+        .collect();
+    format!("gpr_idx({})", names.join(","))
+}
+
+/// SMEM: data, base and offset, then the cache-policy modifiers of data accesses.
+///
+/// The offset is printed from the encoding's fields, by generation layout:
+/// - GFX9 (`IMM`, `SOFFSET_EN`): an immediate, a register (from `SOFFSET` or the low bits of
+///   `OFFSET`), or `register offset:imm`;
+/// - GFX10/11 (`OFFSET`): `null` and a zero offset print as `null`, otherwise the register
+///   and a non-zero `offset:`;
+/// - GFX12 (`IOFFSET`): the immediate alone with `null`, else `register offset:imm`.
+fn smem(p: &mut Printer) {
+    p.mnemonic();
+    let offset_field = ["IOFFSET", "OFFSET"]
+        .into_iter()
+        .find(|f| p.field(f).is_some());
+    let offset_is_operand = offset_field.is_some_and(|f| p.op_in(f).is_some());
+    for o in p.explicit() {
+        let t = match field_name(p, &o) {
+            "SOFFSET" if !offset_is_operand && offset_field.is_some() => smem_offset_text(p, &o),
+            "IOFFSET" | "OFFSET" => {
+                let width = o
+                    .info
+                    .field
+                    .map_or(32, |f| p.ins.encoding().fields[f as usize].width());
+                signed_hex(sign_extend(o.raw, width))
+            }
+            _ if matches!(o.value, Operand::Imm(_)) => small_decimal(o.raw),
+            _ => operand_text(p.ins, &o),
+        };
+        p.operand(&t);
+    }
+    // Cache policy belongs to data accesses: a register SDATA and an SBASE.
+    let data_access = p
+        .op_in("SDATA")
+        .is_some_and(|o| !matches!(o.value, Operand::Imm(_)))
+        && p.op_in("SBASE").is_some();
+    if data_access {
+        smem_cache_policy(p);
+    }
+}
+
+fn smem_offset_text(p: &Printer, soffset: &DecodedOperand) -> String {
+    let enc = p.ins.encoding();
+    let Some(off_field) = enc
+        .fields
+        .iter()
+        .find(|f| f.name == "IOFFSET" || f.name == "OFFSET")
+    else {
+        return operand_text(p.ins, soffset);
+    };
+    let offset = sign_extend(off_field.extract(p.ins.bits), off_field.width());
+    let reg = operand_text(p.ins, soffset);
+    if let (Some(imm), Some(soffset_en)) = (p.field("IMM"), p.field("SOFFSET_EN")) {
+        return match (imm, soffset_en) {
+            (0, 0) => register_code_text(p, soffset, off_field.extract(p.ins.bits) & 0x7f),
+            (0, _) => reg,
+            (_, 0) => signed_hex(offset),
+            _ => format!("{reg} offset:{}", signed_hex(offset)),
+        };
+    }
+    let null = matches!(soffset.value, Operand::Named(n) if n == "NULL");
+    match (off_field.name, null) {
+        ("OFFSET", _) if offset == 0 => reg,
+        (_, true) => signed_hex(offset),
+        _ => format!("{reg} offset:{}", signed_hex(offset)),
+    }
+}
+
+/// A scalar register code read through another operand's type (GFX9 SMEM keeps the offset
+/// register in the low bits of OFFSET when neither IMM nor SOFFSET_EN is set).
+fn register_code_text(p: &Printer, like: &DecodedOperand, code: u64) -> String {
+    let Some(ty) = operand_type(p.ins, like) else {
+        return code.to_string();
+    };
+    let value = classify_in(Some(p.ins.spec), ty, code, like.info.size, None);
+    operand_text(
+        p.ins,
+        &DecodedOperand {
+            value,
+            raw: code,
+            ..*like
+        },
+    )
+}
+
+/// `glc`, `dlc` (GFX9-11); `th:`, `scope:` and `nv` (GFX12). GFX9's NV bit is not printed.
+fn smem_cache_policy(p: &mut Printer) {
+    for (field, text) in [("GLC", "glc"), ("DLC", "dlc")] {
+        if p.field(field).is_some_and(|v| v != 0) {
+            p.modifier(text);
+        }
+    }
+    let (Some(th), Some(scope)) = (p.field("TH"), p.field("SCOPE")) else {
+        return;
+    };
+    let th_name = match (th, scope) {
+        (3, 3) => Some("TH_LOAD_BYPASS"),
+        (1, _) => Some("TH_LOAD_NT"),
+        (2, _) => Some("TH_LOAD_HT"),
+        (3, _) => Some("TH_LOAD_LU"),
+        _ => None,
+    };
+    if let Some(t) = th_name {
+        p.modifier(&format!("th:{t}"));
+    }
+    if let Some(s) =
+        [None, Some("SCOPE_SE"), Some("SCOPE_DEV"), Some("SCOPE_SYS")][scope as usize & 3]
+    {
+        p.modifier(&format!("scope:{s}"));
+    }
+    if p.field("NV").is_some_and(|v| v != 0) {
+        p.modifier("nv");
+    }
 }

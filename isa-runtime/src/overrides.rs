@@ -1,0 +1,323 @@
+//! Facts LLVM prints that the generated tables do not carry.
+//!
+//! The tables hold the bit layouts of AMD's structured operands (`OPR_HWREG`, `OPR_SENDMSG`,
+//! `OPR_DELAY`, ...) but not the names of their field values, and some of LLVM's spellings or
+//! per-generation availability differ from AMD's lists. Each entry says why it exists. Entries
+//! are facts (numbers, names and the generations LLVM knows them on), checked against
+//! `llvm-mc` by the conformance harness.
+
+/// Generations, by the short names of [`crate::IsaSpec::generation`].
+pub type Generations = &'static [&'static str];
+
+pub const GFX9: Generations = &["cdna1", "cdna2", "cdna3", "cdna4"];
+pub const GFX9_10: Generations = &["cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2"];
+pub const GFX9_11: Generations = &[
+    "cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3_5",
+];
+pub const GFX10_11: Generations = &["rdna1", "rdna2", "rdna3", "rdna3_5"];
+pub const GFX10: Generations = &["rdna1", "rdna2"];
+pub const GFX11: Generations = &["rdna3", "rdna3_5"];
+pub const GFX11_12: Generations = &["rdna3", "rdna3_5", "rdna4", "cdna5"];
+/// RDNA 4 and CDNA 5 (LLVM's gfx12 family, gfx1200 and gfx1250).
+pub const GFX12: Generations = &["rdna4", "cdna5"];
+pub const GFX940: Generations = &["cdna3", "cdna4"];
+pub const ALL: Generations = &[
+    "rdna1", "rdna2", "rdna3", "rdna3_5", "rdna4", "cdna1", "cdna2", "cdna3", "cdna4", "cdna5",
+];
+
+/// A name LLVM prints for a value, on some generations, with the reason it is listed here.
+#[derive(Debug)]
+pub struct NamedValue {
+    pub value: u32,
+    pub name: &'static str,
+    pub generations: Generations,
+    pub reason: &'static str,
+}
+
+impl NamedValue {
+    pub fn applies(&self, generation: &str) -> bool {
+        self.generations.contains(&generation)
+    }
+}
+
+/// The name LLVM prints for `value` in `table` on `generation`.
+pub fn name_of(table: &'static [NamedValue], generation: &str, value: u32) -> Option<&'static str> {
+    table
+        .iter()
+        .find(|e| e.value == value && e.applies(generation))
+        .map(|e| e.name)
+}
+
+const fn nv(
+    value: u32,
+    name: &'static str,
+    generations: Generations,
+    reason: &'static str,
+) -> NamedValue {
+    NamedValue {
+        value,
+        name,
+        generations,
+        reason,
+    }
+}
+
+const SAME: &str = "AMD's field value has this name, but the tables keep no field value names";
+const RENAMED: &str = "LLVM's spelling; AMD's list names this register differently";
+const LLVM_ONLY: &str = "LLVM names this register on this generation; AMD's list does not";
+
+/// `hwreg(...)` register ids (the ID field of `OPR_HWREG`).
+pub static HWREG: &[NamedValue] = &[
+    nv(1, "HW_REG_MODE", GFX9_11, SAME),
+    nv(1, "HW_REG_WAVE_MODE", GFX12, SAME),
+    nv(2, "HW_REG_STATUS", GFX9_11, SAME),
+    nv(2, "HW_REG_WAVE_STATUS", GFX12, SAME),
+    nv(3, "HW_REG_TRAPSTS", GFX9_11, SAME),
+    nv(4, "HW_REG_HW_ID", GFX9, SAME),
+    nv(4, "HW_REG_WAVE_STATE_PRIV", GFX12, SAME),
+    nv(5, "HW_REG_GPR_ALLOC", GFX9_11, SAME),
+    nv(5, "HW_REG_WAVE_GPR_ALLOC", GFX12, SAME),
+    nv(6, "HW_REG_LDS_ALLOC", GFX9_11, SAME),
+    nv(6, "HW_REG_WAVE_LDS_ALLOC", GFX12, SAME),
+    nv(
+        7,
+        "HW_REG_IB_STS",
+        ALL,
+        "LLVM names it on every generation; AMD's RDNA 4 list leaves it out",
+    ),
+    nv(10, "HW_REG_PERF_SNAPSHOT_DATA", GFX12, SAME),
+    nv(11, "HW_REG_PERF_SNAPSHOT_PC_LO", GFX12, SAME),
+    nv(12, "HW_REG_PERF_SNAPSHOT_PC_HI", GFX12, SAME),
+    nv(15, "HW_REG_SH_MEM_BASES", GFX9_11, RENAMED),
+    nv(15, "HW_REG_PERF_SNAPSHOT_DATA1", GFX12, SAME),
+    nv(16, "HW_REG_TBA_LO", GFX9_10, RENAMED),
+    nv(16, "HW_REG_PERF_SNAPSHOT_DATA2", GFX12, SAME),
+    nv(17, "HW_REG_TBA_HI", GFX9_10, RENAMED),
+    nv(17, "HW_REG_WAVE_EXCP_FLAG_PRIV", GFX12, SAME),
+    nv(18, "HW_REG_TMA_LO", GFX9_10, RENAMED),
+    nv(18, "HW_REG_PERF_SNAPSHOT_PC_LO", GFX11, SAME),
+    nv(18, "HW_REG_WAVE_EXCP_FLAG_USER", GFX12, SAME),
+    nv(19, "HW_REG_TMA_HI", GFX9_10, RENAMED),
+    nv(19, "HW_REG_PERF_SNAPSHOT_PC_HI", GFX11, SAME),
+    nv(19, "HW_REG_WAVE_TRAP_CTRL", GFX12, SAME),
+    nv(20, "HW_REG_FLAT_SCR_LO", GFX10_11, RENAMED),
+    nv(20, "HW_REG_XCC_ID", GFX940, SAME),
+    nv(20, "HW_REG_WAVE_SCRATCH_BASE_LO", GFX12, SAME),
+    nv(21, "HW_REG_FLAT_SCR_HI", GFX10_11, RENAMED),
+    nv(21, "HW_REG_SQ_PERF_SNAPSHOT_DATA", GFX940, SAME),
+    nv(21, "HW_REG_WAVE_SCRATCH_BASE_HI", GFX12, SAME),
+    nv(22, "HW_REG_XNACK_MASK", &["rdna1"], LLVM_ONLY),
+    nv(22, "HW_REG_SQ_PERF_SNAPSHOT_DATA1", GFX940, SAME),
+    nv(23, "HW_REG_HW_ID1", GFX10_11, SAME),
+    nv(23, "HW_REG_SQ_PERF_SNAPSHOT_PC_LO", GFX940, SAME),
+    nv(23, "HW_REG_WAVE_HW_ID1", GFX12, SAME),
+    nv(24, "HW_REG_HW_ID2", GFX10_11, SAME),
+    nv(24, "HW_REG_SQ_PERF_SNAPSHOT_PC_HI", GFX940, SAME),
+    nv(24, "HW_REG_WAVE_HW_ID2", GFX12, SAME),
+    nv(25, "HW_REG_POPS_PACKER", GFX10, SAME),
+    nv(26, "HW_REG_WAVE_SCHED_MODE", GFX12, LLVM_ONLY),
+    nv(27, "HW_REG_PERF_SNAPSHOT_DATA", GFX11, SAME),
+    nv(28, "HW_REG_IB_STS2", &["cdna5"], SAME),
+    nv(
+        29,
+        "HW_REG_SHADER_CYCLES",
+        &["rdna2", "rdna3", "rdna3_5"],
+        SAME,
+    ),
+    nv(29, "HW_REG_SHADER_CYCLES_LO", GFX12, SAME),
+    nv(30, "HW_REG_SHADER_CYCLES_HI", GFX12, SAME),
+    nv(31, "HW_REG_WAVE_DVGPR_ALLOC_LO", GFX12, LLVM_ONLY),
+    nv(32, "HW_REG_WAVE_DVGPR_ALLOC_HI", GFX12, LLVM_ONLY),
+    nv(33, "HW_REG_XNACK_STATE_PRIV", &["cdna5"], SAME),
+    nv(34, "HW_REG_XNACK_MASK", &["cdna5"], SAME),
+];
+
+/// `sendmsg(...)` message ids. Before GFX11 the id is 4 bits with an operation and a stream
+/// beside it; from GFX11 on it is the low 8 bits.
+pub static SENDMSG: &[NamedValue] = &[
+    nv(1, "MSG_INTERRUPT", ALL, SAME),
+    nv(2, "MSG_GS", GFX9_10, SAME),
+    nv(3, "MSG_GS_DONE", GFX9_10, SAME),
+    nv(4, "MSG_SAVEWAVE", GFX9_10, SAME),
+    nv(5, "MSG_STALL_WAVE_GEN", GFX9_11, SAME),
+    nv(6, "MSG_HALT_WAVES", GFX9_11, SAME),
+    nv(7, "MSG_ORDERED_PS_DONE", GFX9_10, SAME),
+    nv(8, "MSG_EARLY_PRIM_DEALLOC", GFX9_10, SAME),
+    nv(9, "MSG_GS_ALLOC_REQ", ALL, SAME),
+    nv(10, "MSG_GET_DOORBELL", GFX9_10, SAME),
+    nv(11, "MSG_GET_DDID", GFX10, SAME),
+    nv(15, "MSG_SYSMSG", GFX9_10, SAME),
+    nv(2, "MSG_HS_TESSFACTOR", GFX11_12, SAME),
+    nv(3, "MSG_DEALLOC_VGPRS", GFX11_12, SAME),
+    nv(10, "MSG_SAVEWAVE_HAS_TDM", &["cdna5"], LLVM_ONLY),
+    nv(0x80, "MSG_RTN_GET_DOORBELL", GFX11_12, SAME),
+    nv(0x81, "MSG_RTN_GET_DDID", GFX11_12, SAME),
+    nv(0x82, "MSG_RTN_GET_TMA", GFX11_12, SAME),
+    nv(0x83, "MSG_RTN_GET_REALTIME", GFX11_12, SAME),
+    nv(0x84, "MSG_RTN_SAVE_WAVE", GFX11_12, SAME),
+    nv(0x85, "MSG_RTN_GET_TBA", GFX11_12, SAME),
+    nv(0x86, "MSG_RTN_GET_TBA_TO_PC", GFX11_12, LLVM_ONLY),
+    nv(0x87, "MSG_RTN_GET_SE_AID_ID", GFX12, RENAMED),
+    nv(
+        0x88,
+        "MSG_RTN_GET_CLUSTER_BARRIER_STATE",
+        &["cdna5"],
+        LLVM_ONLY,
+    ),
+];
+
+/// Operations of `MSG_GS` / `MSG_GS_DONE` (GS_OP_NOP only with `MSG_GS_DONE`).
+pub static SENDMSG_GS_OP: &[NamedValue] = &[
+    nv(0, "GS_OP_NOP", GFX9_10, SAME),
+    nv(1, "GS_OP_CUT", GFX9_10, SAME),
+    nv(2, "GS_OP_EMIT", GFX9_10, SAME),
+    nv(3, "GS_OP_EMIT_CUT", GFX9_10, SAME),
+];
+
+/// Operations of `MSG_SYSMSG` (LLVM does not accept 3, HOST_TRAP_ACK, from GFX9 on).
+pub static SENDMSG_SYSMSG_OP: &[NamedValue] = &[
+    nv(1, "SYSMSG_OP_ECC_ERR_INTERRUPT", GFX9_10, LLVM_ONLY),
+    nv(2, "SYSMSG_OP_REG_RD", GFX9_10, LLVM_ONLY),
+    nv(4, "SYSMSG_OP_TTRACE_PC", GFX9_10, LLVM_ONLY),
+];
+
+const DELAY: &str =
+    "AMD's name without its `INSTID_`/`INSTSKIP_` prefix; the tables keep no field value names";
+
+/// `s_delay_alu` instruction ids (fields INSTID0 and INSTID1 of `OPR_DELAY`).
+pub static DELAY_INSTID: &[NamedValue] = &[
+    nv(1, "VALU_DEP_1", ALL, DELAY),
+    nv(2, "VALU_DEP_2", ALL, DELAY),
+    nv(3, "VALU_DEP_3", ALL, DELAY),
+    nv(4, "VALU_DEP_4", ALL, DELAY),
+    nv(5, "TRANS32_DEP_1", ALL, DELAY),
+    nv(6, "TRANS32_DEP_2", ALL, DELAY),
+    nv(7, "TRANS32_DEP_3", ALL, DELAY),
+    nv(8, "FMA_ACCUM_CYCLE_1", ALL, DELAY),
+    nv(9, "SALU_CYCLE_1", ALL, DELAY),
+    nv(10, "SALU_CYCLE_2", ALL, DELAY),
+    nv(11, "SALU_CYCLE_3", ALL, DELAY),
+];
+
+/// `s_delay_alu` skips (field INSTSKIP of `OPR_DELAY`).
+pub static DELAY_INSTSKIP: &[NamedValue] = &[
+    nv(0, "SAME", ALL, DELAY),
+    nv(1, "NEXT", ALL, DELAY),
+    nv(2, "SKIP_1", ALL, DELAY),
+    nv(3, "SKIP_2", ALL, DELAY),
+    nv(4, "SKIP_3", ALL, DELAY),
+    nv(5, "SKIP_4", ALL, DELAY),
+];
+
+/// `s_version` microcode versions (field VERSION of `OPR_VERSION`).
+pub static VERSION: &[NamedValue] = &[
+    nv(0, "UC_VERSION_GFX7", ALL, SAME),
+    nv(4, "UC_VERSION_GFX10", ALL, SAME),
+    nv(6, "UC_VERSION_GFX11", ALL, SAME),
+    nv(9, "UC_VERSION_GFX12", ALL, SAME),
+];
+
+/// SOPP instructions whose 16-bit immediate LLVM always prints in hex. Other SOPP immediates
+/// print in decimal up to 64 (`s_nop 5`, `s_setprio 0x41`); AMD types both kinds `OPR_SIMM16`.
+pub static SOPP_HEX_IMMEDIATE: &[(&str, &str)] = &[
+    (
+        "s_wait_loadcnt",
+        "a counter value: LLVM's unsigned 16-bit immediate, printed in hex",
+    ),
+    ("s_wait_storecnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_samplecnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_bvhcnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_expcnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_dscnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_kmcnt", "a counter value, as s_wait_loadcnt"),
+    (
+        "s_wait_loadcnt_dscnt",
+        "two counter values, as s_wait_loadcnt",
+    ),
+    (
+        "s_wait_storecnt_dscnt",
+        "two counter values, as s_wait_loadcnt",
+    ),
+    ("s_wait_xcnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_tensorcnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_asynccnt", "a counter value, as s_wait_loadcnt"),
+    ("s_wait_event", "an event mask: LLVM prints it in hex"),
+    ("s_clause", "a clause length field: LLVM prints it in hex"),
+    ("s_round_mode", "a mode field: LLVM prints it in hex"),
+    ("s_inst_prefetch", "a mode field: LLVM prints it in hex"),
+    (
+        "s_set_inst_prefetch_distance",
+        "a mode field: LLVM prints it in hex",
+    ),
+    ("s_ttracedata_imm", "trace data: LLVM prints it in hex"),
+];
+
+/// SOPP instructions with no operand in AMD's XML whose SIMM16 LLVM prints when it is not 0.
+pub static SOPP_OPTIONAL_IMMEDIATE: &[(&str, &str)] = &[(
+    "s_endpgm",
+    "LLVM's s_endpgm takes an optional immediate (`s_endpgm 3`); AMD lists no operand",
+)];
+
+/// Instructions whose immediate LLVM prints as `gpr_idx(SRC0,SRC1,SRC2,DST)` when only the
+/// four mode bits are set (hex otherwise); AMD types it as a plain immediate.
+pub static GPR_IDX_IMMEDIATE: &[(&str, &str)] = &[
+    (
+        "s_set_gpr_idx_mode",
+        "the immediate is the VGPR-indexing mode mask",
+    ),
+    (
+        "s_set_gpr_idx_on",
+        "the second source is the VGPR-indexing mode mask",
+    ),
+];
+
+/// Whether LLVM prints the SOPP immediate of `mnemonic` always in hex.
+pub fn sopp_immediate_in_hex(mnemonic: &str) -> bool {
+    SOPP_HEX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_depend_on_the_generation() {
+        assert_eq!(name_of(HWREG, "cdna3", 1), Some("HW_REG_MODE"));
+        assert_eq!(name_of(HWREG, "rdna4", 1), Some("HW_REG_WAVE_MODE"));
+        assert_eq!(name_of(HWREG, "rdna3", 16), None);
+        assert_eq!(name_of(SENDMSG, "rdna3", 2), Some("MSG_HS_TESSFACTOR"));
+        assert_eq!(name_of(SENDMSG, "cdna2", 2), Some("MSG_GS"));
+        assert!(sopp_immediate_in_hex("s_wait_loadcnt"));
+        assert!(!sopp_immediate_in_hex("s_nop"));
+    }
+
+    #[test]
+    fn every_entry_has_a_reason_and_one_name_per_value_and_generation() {
+        for table in [
+            HWREG,
+            SENDMSG,
+            SENDMSG_GS_OP,
+            SENDMSG_SYSMSG_OP,
+            DELAY_INSTID,
+            DELAY_INSTSKIP,
+            VERSION,
+        ] {
+            for (i, a) in table.iter().enumerate() {
+                assert!(
+                    !a.reason.is_empty() && !a.generations.is_empty(),
+                    "{}",
+                    a.name
+                );
+                for b in &table[i + 1..] {
+                    let shared = a.generations.iter().any(|g| b.generations.contains(g));
+                    assert!(
+                        !(a.value == b.value && shared),
+                        "{} and {} overlap",
+                        a.name,
+                        b.name
+                    );
+                }
+            }
+        }
+    }
+}
