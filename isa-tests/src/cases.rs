@@ -1,7 +1,7 @@
 //! Test cases generated from a spec: for every form (instruction × encoding × condition), valid
 //! instances with random operand fields.
 
-use isa_runtime::tables::{EncodingInfo, FormInfo, OperandInfo, OperandTypeInfo};
+use isa_runtime::tables::{EncodingInfo, FieldInfo, FormInfo, OperandInfo, OperandTypeInfo};
 use isa_runtime::{decode, Instruction, IsaSpec};
 
 /// A small deterministic generator (SplitMix64), so every run checks the same cases.
@@ -46,6 +46,8 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         .filter(|(_, n)| count == 1 || !n.ends_with("_HI"))
         // M0 is a single 32-bit register: no 64-bit operand starts at it.
         .filter(|(_, n)| count == 1 || *n != "M0")
+        // Named registers are single registers or pairs: wider tuples start at none but NULL.
+        .filter(|(_, n)| count <= 2 || *n == "NULL" || !n.chars().next().is_some_and(|c| c.is_ascii_alphabetic()))
         .map(|v| v.0)
         .collect();
     let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
@@ -65,6 +67,15 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         return None;
     }
     Some(named[rng.below(named.len() as u64) as usize] as u64)
+}
+
+/// The width of a plain immediate type (one `VALUE` field: `OPR_SIMM5` → 5). Structured
+/// immediates (`OPR_HWREG`, `OPR_SENDMSG`) keep their whole field: LLVM decodes the rest too.
+fn type_width(ty: &OperandTypeInfo) -> Option<u32> {
+    match ty.fields {
+        [f] if f.name == "VALUE" => Some(f.width()),
+        _ => None,
+    }
 }
 
 fn is_fixed(enc: &EncodingInfo, field: usize) -> bool {
@@ -272,7 +283,12 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
                 Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
                     vgpr_in_source_field(ty, field.width(), random_value(rng, ty, o.size, has_literal)?)
                 }
-                _ => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+                // An immediate type's own layout (OPR_SIMM5's 5-bit VALUE) bounds the value
+                // even in a wider encoding field.
+                ty => {
+                    let bits = ty.and_then(type_width).unwrap_or(64).min(field.width()).min(63);
+                    rng.next_u64() & ((1u64 << bits) - 1)
+                }
             },
             None if plain || rng.chance(50) || is_operand_field(spec, f.encoding, k) => 0,
             None => {
@@ -280,9 +296,25 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
                 vector_modifier_value(f, field.name, random)
             }
         };
+        let value = smem_buffer_offset(spec, f, field, value);
         if !ins.set_field(k, value) {
             return None;
         }
     }
     Some(ins)
+}
+
+/// SMEM buffer accesses (a 128-bit resource in SBASE) take an unsigned offset in IOFFSET
+/// (GFX12): its top bit stays clear.
+fn smem_buffer_offset(spec: &IsaSpec, form: &FormInfo, field: &FieldInfo, value: u64) -> u64 {
+    let enc = &spec.encodings[form.encoding as usize];
+    let buffer = form
+        .operands
+        .iter()
+        .any(|o| o.size >= 128 && o.field.is_some_and(|k| enc.fields[k as usize].name == "SBASE"));
+    if field.name == "IOFFSET" && buffer {
+        value & !(1u64 << (field.width() - 1))
+    } else {
+        value
+    }
 }
