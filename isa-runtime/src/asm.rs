@@ -1,11 +1,18 @@
 //! An assembler for LLVM's AMDGPU syntax, the inverse of [`crate::disasm`].
 //!
-//! For a line, every form of the named instruction is tried (shortest encoding first): the
-//! operands are read through the form's operand types (registers, named values, inline
-//! constants, literals), modifiers (`offset:16`, `gds`, `clamp`, ...) set the encoding field of
-//! the same name, and the form is accepted when disassembling the result gives back the line's
-//! text. So the assembler and the disassembler can never disagree on a form: what one prints,
-//! the other reads.
+//! For a line, every form of the named instruction is tried (shortest encoding first):
+//! 1. the operands are read through the form's operand types (registers, named values, inline
+//!    constants, literals) and placed positionally, and modifiers (`offset:16`, `gds`, ...) set
+//!    the encoding field of the same name;
+//! 2. if the result does not print back as the line, a search adjusts the fields: each field
+//!    in turn takes the candidate value that brings the printed text closest to the line
+//!    (values read from the line's tokens through the field's operand type, the numbers in the
+//!    line, every value of a small field or of an operand type's sub-fields), until the text
+//!    matches or nothing improves;
+//! 3. the form is accepted only when disassembling the result gives back the line's text.
+//!
+//! The disassembler is the single description of the syntax: what it prints, the assembler
+//! reads, and the two can never disagree on an accepted line.
 
 use crate::decode::Instruction;
 use crate::disasm::disassemble;
@@ -227,11 +234,7 @@ fn normalize(s: &str) -> String {
 
 /// Assembles one instruction (no label, no comment).
 pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError {
-        line: 1,
-        column,
-        message,
-    };
+    let err = |column: usize, message: String| AsmError { line: 1, column, message };
     let lead = text.len() - text.trim_start().len();
     let text_t = text.trim();
     let (mnemonic, rest) = match text_t.find(char::is_whitespace) {
@@ -239,178 +242,342 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         None => (text_t, ""),
     };
     let mnem_lower = mnemonic.to_ascii_lowercase();
-    let base = ["_e32", "_e64", "_dpp", "_sdwa", "_e64_dpp"]
+    let base = ["_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa"]
         .iter()
         .find_map(|s| mnem_lower.strip_suffix(s))
         .unwrap_or(&mnem_lower);
     let ins_index = spec
         .instruction_by_name(&mnem_lower)
         .or_else(|| spec.instruction_by_name(base))
-        .ok_or_else(|| {
-            err(
-                lead + 1,
-                format!("unknown instruction `{mnemonic}` for {}", spec.generation),
-            )
-        })?;
+        .ok_or_else(|| err(lead + 1, format!("unknown instruction `{mnemonic}` for {}", spec.generation)))?;
     let rest_col = lead + mnemonic.len() + 1;
     let (operands, modifiers) = split_operands(rest, rest_col);
-    let wanted = normalize(text_t);
+    let target = normalize(text_t);
+    let target_tokens = tokens_of(&target);
 
     let mut forms: Vec<u16> = spec.instructions[ins_index].forms.to_vec();
     forms.sort_by_key(|&f| (spec.encoding_of(f).bits, spec.encoding_of(f).order));
-    let mut best_error: Option<AsmError> = None;
+    // The closest attempt, for the error message.
+    let mut closest: Option<(i64, String)> = None;
     for form in forms {
-        match try_form(spec, form, &operands, &modifiers) {
-            Ok(ins) => {
-                if normalize(&disassemble(&ins)) == wanted {
-                    return Ok(ins);
-                }
-                best_error.get_or_insert_with(|| {
-                    err(
-                        rest_col,
-                        format!(
-                            "no encoding of `{mnemonic}` prints as written (closest: `{}`)",
-                            disassemble(&ins)
-                        ),
-                    )
-                });
-            }
-            Err(e) => {
-                if best_error.as_ref().is_none_or(|b| e.column > b.column) {
-                    best_error = Some(e);
-                }
-            }
+        let start = initial(spec, form, &operands, &modifiers);
+        // The mnemonic (with its encoding suffix) depends on the form, not on field values:
+        // a form that prints another mnemonic cannot be the one.
+        let first = normalize(&disassemble(&start));
+        if first.split(' ').next() != target.split(' ').next() {
+            continue;
+        }
+        let ins = search(spec, form, start, &target, &target_tokens, &operands, &modifiers);
+        let printed = normalize(&disassemble(&ins));
+        if printed == target {
+            return Ok(ins);
+        }
+        let score = similarity(&tokens_of(&printed), &target_tokens);
+        if closest.as_ref().is_none_or(|c| score > c.0) {
+            closest = Some((score, printed));
         }
     }
-    Err(best_error.unwrap_or_else(|| err(lead + 1, format!("`{mnemonic}` has no encodable form"))))
+    // Point at the first token that no attempt could print.
+    let (_, printed) = closest.unwrap_or((0, String::new()));
+    let printed_tokens = tokens_of(&printed);
+    let all: Vec<&Token> = operands.iter().chain(&modifiers).collect();
+    let bad = all.iter().find(|t| !printed_tokens.contains(&normalize(t.text)));
+    match bad {
+        Some(t) => Err(err(
+            t.column,
+            format!("cannot encode `{}` here: expected what `{mnemonic}` accepts, for example `{printed}`", t.text),
+        )),
+        None => Err(err(rest_col, format!("no encoding of `{mnemonic}` prints as written (closest: `{printed}`)"))),
+    }
 }
 
-fn try_form(
-    spec: &'static IsaSpec,
-    form: u16,
-    operands: &[Token],
-    modifiers: &[Token],
-) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError {
-        line: 1,
-        column,
-        message,
-    };
+/// Tokens of a normalized line: mnemonic, operands and modifiers, split at commas and spaces
+/// outside brackets.
+fn tokens_of(s: &str) -> Vec<String> {
+    let (m, rest) = s.split_once(' ').unwrap_or((s, ""));
+    let (ops, mods) = split_operands(rest, 0);
+    std::iter::once(m.to_string())
+        .chain(ops.iter().chain(&mods).map(|t| t.text.to_string()))
+        .collect()
+}
+
+/// How close a printed token list is to the target: matching tokens in place count most, then
+/// tokens present anywhere; extra or missing tokens count against.
+///
+/// Scores are in 1/1000: a differing token in place still earns the share of its characters
+/// that match, so that multi-part tokens (`dpp8:[0,5,...]`, `vmcnt(3)`) can be approached one
+/// field at a time.
+fn similarity(printed: &[String], target: &[String]) -> i64 {
+    let mut score = 0i64;
+    for (k, t) in target.iter().enumerate() {
+        match printed.get(k) {
+            Some(p) if p == t => score += 4000,
+            _ if printed.contains(t) => score += 2000,
+            Some(p) => {
+                let same = p.bytes().zip(t.bytes()).filter(|(a, b)| a == b).count() as i64;
+                let len = p.len().max(t.len()).max(1) as i64;
+                score += same * 1000 / len - 2000;
+            }
+            None => score -= 2000,
+        }
+    }
+    score - printed.iter().filter(|p| !target.contains(p)).count() as i64 * 2000
+}
+
+/// Strips operand decorations: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`, `sext(x)`, `x.l`,
+/// `x.h`. Returns the bare operand and whether it names a high half.
+fn bare_operand(tok: &str) -> (&str, bool) {
+    let mut t = tok.trim();
+    loop {
+        let before = t;
+        // A minus before a digit is a negative number (`-2`), not a negation modifier.
+        if !t[1.min(t.len())..].starts_with(|c: char| c.is_ascii_digit()) {
+            t = t.strip_prefix('-').unwrap_or(t);
+        }
+        if let Some(inner) = t.strip_prefix('|').and_then(|x| x.strip_suffix('|')) {
+            t = inner;
+        }
+        for f in ["neg(", "abs(", "sext("] {
+            if let Some(inner) = t.strip_prefix(f).and_then(|x| x.strip_suffix(')')) {
+                t = inner;
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    if let Some(b) = t.strip_suffix(".h") {
+        return (b, true);
+    }
+    (t.strip_suffix(".l").unwrap_or(t), false)
+}
+
+/// Numbers written in a token (`offset:16`, `0x1f`, `lit(0x5)`, `vmcnt(3)`), in order.
+fn numbers_in(tok: &str) -> Vec<i64> {
+    let mut out = Vec::new();
+    let bytes = tok.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let neg = bytes[i] == b'-' && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit();
+        let start = if neg { i + 1 } else { i };
+        let boundary = i == 0 || !bytes[i - 1].is_ascii_alphanumeric() || neg;
+        if start < bytes.len() && bytes[start].is_ascii_digit() && boundary {
+            let mut j = start;
+            while j < bytes.len() && (bytes[j].is_ascii_hexdigit() || bytes[j] == b'x' || bytes[j] == b'X') {
+                j += 1;
+            }
+            if let Some(v) = parse_int(&tok[start..j]) {
+                out.push(if neg { -v } else { v });
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn mask_of(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The starting point: operands placed positionally through their operand types, modifiers
+/// by field name. Whatever does not fit is left for the search.
+fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[Token]) -> Instruction {
     let mut ins = Instruction::new(spec, form);
     let f = &spec.forms[form as usize];
     let enc = spec.encoding_of(form);
     for &(field, value) in f.hints {
         ins.set_field(field as usize, value as u64);
     }
-    let explicit: Vec<&OperandInfo> = f
-        .operands
-        .iter()
-        .filter(|o| !o.implicit && o.field.is_some())
-        .collect();
-    let literal_field = enc
-        .fields
-        .iter()
-        .position(|x| x.name.starts_with("LITERAL"));
-    let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
-    // Operands that print in the operand list (the literal field's operand reads the literal
-    // from its token).
-    if operands.len() != explicit.len() {
-        let col = operands
-            .get(explicit.len())
-            .or(operands.last())
-            .map_or(1, |t| t.column);
-        return Err(err(
-            col,
-            format!(
-                "expected {} operands, found {}",
-                explicit.len(),
-                operands.len()
-            ),
-        ));
+    for (k, field) in enc.fields.iter().enumerate() {
+        if let Some(v) = crate::canonical::required_field_value(spec, f, field.name) {
+            ins.set_field(k, v);
+        }
     }
+    let literal_field = enc.fields.iter().position(|x| x.name.starts_with("LITERAL"));
+    let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
+    let explicit: Vec<&OperandInfo> = f.operands.iter().filter(|o| !o.implicit && o.field.is_some()).collect();
     for (tok, info) in operands.iter().zip(&explicit) {
         let field = info.field.unwrap_or_default() as usize;
-        let is_literal_field = enc.fields[field].name.starts_with("LITERAL");
-        let (value, literal) = match info.operand_type.map(|t| &spec.operand_types[t as usize]) {
-            _ if is_literal_field => {
-                let inner = tok
-                    .text
-                    .strip_prefix("lit(")
-                    .and_then(|r| r.strip_suffix(')'))
-                    .unwrap_or(tok.text);
-                let v = parse_int(inner).ok_or_else(|| {
-                    err(
-                        tok.column,
-                        format!("expected a literal, found `{}`", tok.text),
-                    )
-                })?;
-                let mask = if literal_bits >= 64 {
-                    u64::MAX
-                } else {
-                    (1u64 << literal_bits) - 1
-                };
-                (v as u64 & mask, None)
+        let (bare, _) = bare_operand(tok.text);
+        if enc.fields[field].name.starts_with("LITERAL") {
+            if let Some(v) = numbers_in(bare).first() {
+                ins.set_field(field, *v as u64 & mask_of(literal_bits));
             }
-            Some(ty) => operand_value(spec, tok.text, ty, info, literal_bits)
-                .map_err(|m| err(tok.column, m))?,
-            None => (
-                parse_int(tok.text).ok_or_else(|| err(tok.column, "expected a number".into()))?
-                    as u64,
-                None,
-            ),
-        };
-        if !ins.set_field(field, value) {
-            return Err(err(
-                tok.column,
-                format!(
-                    "`{}` does not fit field {}",
-                    tok.text, enc.fields[field].name
-                ),
-            ));
+            continue;
         }
-        if let Some(l) = literal {
-            match literal_field {
-                Some(lf) => {
-                    ins.set_field(lf, l);
-                }
-                None => return Err(err(tok.column, "this encoding has no literal".into())),
+        let Some(ty) = info.operand_type.map(|t| &spec.operand_types[t as usize]) else {
+            if let Some(v) = parse_int(bare) {
+                ins.set_field(field, v as u64 & mask_of(enc.fields[field].width()));
+            }
+            continue;
+        };
+        if let Ok((value, literal)) = operand_value(spec, bare, ty, info, literal_bits) {
+            ins.set_field(field, value);
+            if let (Some(l), Some(lf)) = (literal, literal_field) {
+                ins.set_field(lf, l);
             }
         }
     }
     for m in modifiers {
         let (name, value) = match m.text.split_once(':') {
-            Some((n, v)) => (
-                n,
-                parse_int(v).ok_or_else(|| err(m.column, format!("`{v}` is not a number")))?,
-            ),
+            Some((n, v)) => (n, parse_int(v).unwrap_or(0)),
             None => (m.text, 1),
         };
-        let field_named = |n: &str| {
-            enc.fields
-                .iter()
-                .position(|x| x.name.eq_ignore_ascii_case(n))
-        };
-        let ok = if let Some(field) = field_named(name) {
-            ins.set_field(field, value as u64)
-        } else if let (Some(lo), Some(hi)) = (
-            field_named(&format!("{name}0")),
-            field_named(&format!("{name}1")),
-        ) {
-            // A value split over NAME0 (low bits) and NAME1 (high bits), as DS offsets are.
+        let field_named = |n: &str| enc.fields.iter().position(|x| x.name.eq_ignore_ascii_case(n));
+        if let Some(field) = field_named(name) {
+            ins.set_field(field, value as u64);
+        } else if let (Some(lo), Some(hi)) = (field_named(&format!("{name}0")), field_named(&format!("{name}1"))) {
             let w = enc.fields[lo].width();
-            ins.set_field(lo, value as u64 & ((1u64 << w) - 1))
-                && ins.set_field(hi, (value as u64) >> w)
-        } else {
-            return Err(err(
-                m.column,
-                format!("unknown modifier `{name}` for {}", enc.name),
-            ));
-        };
-        if !ok {
-            return Err(err(m.column, format!("{value} does not fit `{name}`")));
+            ins.set_field(lo, value as u64 & mask_of(w));
+            ins.set_field(hi, (value as u64) >> w);
         }
     }
-    Ok(ins)
+    ins
+}
+
+/// Coordinate search over the encoding's free fields (see the module comment).
+fn search(
+    spec: &'static IsaSpec,
+    form: u16,
+    mut ins: Instruction,
+    target: &str,
+    target_tokens: &[String],
+    operands: &[Token],
+    modifiers: &[Token],
+) -> Instruction {
+    let enc = spec.encoding_of(form);
+    let f = &spec.forms[form as usize];
+    let score_of = |ins: &Instruction| -> (bool, i64) {
+        let printed = normalize(&disassemble(ins));
+        (printed == target, similarity(&tokens_of(&printed), target_tokens))
+    };
+    let (done, mut best) = score_of(&ins);
+    if done {
+        return ins;
+    }
+    let literal_field = enc.fields.iter().position(|x| x.name.starts_with("LITERAL"));
+    let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
+    let numbers: Vec<i64> = operands.iter().chain(modifiers).flat_map(|t| numbers_in(t.text)).collect();
+    let hinted: Vec<usize> = f.hints.iter().map(|h| h.0 as usize).collect();
+    let required = |name: &str| crate::canonical::required_field_value(spec, f, name).is_some();
+
+    // Candidate values per field.
+    let mut candidates: Vec<(usize, Vec<u64>)> = Vec::new();
+    for (k, field) in enc.fields.iter().enumerate() {
+        let m = field.mask();
+        if enc.op_field == Some(k as u8) || (m & enc.mask == m && m != 0) || hinted.contains(&k) || required(field.name) {
+            continue;
+        }
+        let w = field.width();
+        let mut vals: Vec<u64> = Vec::new();
+        let operand = f.operands.iter().find(|o| o.field == Some(k as u8));
+        let typed = operand.and_then(|o| o.operand_type.map(|t| (o, &spec.operand_types[t as usize])));
+        if field.name.starts_with("LITERAL") {
+            for &n in &numbers {
+                vals.push(n as u64 & mask_of(w));
+                vals.push((n as u64) >> 32);
+            }
+        } else if let Some((info, ty)) = typed {
+            for tok in operands.iter().chain(modifiers) {
+                let (bare, high) = bare_operand(tok.text);
+                // The register count is left to the printed check: an address is one VGPR
+                // or a pair depending on other fields (SADDR), which the type cannot say.
+                let first = parse_register(bare).map(|(p, first, _)| match p {
+                    "TTMP" => format!("ttmp{first}"),
+                    "acc" => format!("a{first}"),
+                    p => format!("{p}{first}"),
+                });
+                let single_info = OperandInfo { size: 32, ..*info };
+                for (t, i) in [(bare.to_string(), info), (first.unwrap_or_default(), &single_info)] {
+                    if let Ok((v, _)) = operand_value(spec, &t, ty, i, literal_bits) {
+                        vals.push(v);
+                        if high {
+                            vals.push(v | 0x80);
+                        }
+                    }
+                }
+            }
+            vals.extend(numbers.iter().map(|&n| n as u64 & mask_of(w)));
+            // Operand types made of sub-fields (waitcnt, hwreg, ...): every value of each
+            // small sub-field, on top of the current value.
+            let cur = field.extract(ins.bits);
+            for sub in ty.fields {
+                let sw = sub.width();
+                let sub_vals: Vec<u64> = if sw <= 6 {
+                    (0..1u64 << sw).collect()
+                } else {
+                    numbers.iter().map(|&n| n as u64 & mask_of(sw)).collect()
+                };
+                for v in sub_vals {
+                    vals.push(sub.insert(cur as u128, v) as u64);
+                }
+            }
+        } else if w <= 9 {
+            vals.extend(0..1u64 << w);
+        } else {
+            for &n in &numbers {
+                vals.push(n as u64 & mask_of(w));
+                // Values split over two byte fields (DS offset0/offset1).
+                vals.push(n as u64 & 0xff);
+                vals.push((n as u64 >> 8) & 0xff);
+            }
+            // A bracketed list packed into equal slices, first element lowest (`dpp8:[...]`).
+            for tok in modifiers.iter().chain(operands) {
+                if let Some(list) = tok.text.split_once('[').and_then(|(_, r)| r.strip_suffix(']')) {
+                    let items: Vec<u64> = list.split(',').filter_map(|x| parse_int(x.trim())).map(|x| x as u64).collect();
+                    if !items.is_empty() && w as usize % items.len() == 0 {
+                        let each = w as usize / items.len();
+                        vals.push(items.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (x & mask_of(each as u32)) << (i * each)));
+                    }
+                }
+            }
+            vals.push(0);
+        }
+        vals.sort_unstable();
+        vals.dedup();
+        if !vals.is_empty() {
+            candidates.push((k, vals));
+        }
+    }
+
+    for _round in 0..4 {
+        let mut improved = false;
+        for (k, vals) in &candidates {
+            let current = enc.fields[*k].extract(ins.bits);
+            let mut best_here = (best, current);
+            for &v in vals {
+                if v == current {
+                    continue;
+                }
+                let mut trial = ins;
+                if !trial.set_field(*k, v) {
+                    continue;
+                }
+                let (done, score) = score_of(&trial);
+                if done {
+                    return trial;
+                }
+                if score > best_here.0 {
+                    best_here = (score, v);
+                }
+            }
+            if best_here.1 != current {
+                ins.set_field(*k, best_here.1);
+                best = best_here.0;
+                improved = true;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+    ins
 }
 
 /// Assembles a program: one instruction per line; `;` and `//` start comments; blank lines

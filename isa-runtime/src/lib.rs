@@ -8,6 +8,7 @@
 //! - [`tables`]: the generated tables' types.
 
 pub mod asm;
+pub mod canonical;
 pub mod decode;
 pub mod disasm;
 pub mod exec;

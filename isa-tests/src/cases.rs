@@ -169,30 +169,7 @@ fn operand_fields_by_name() -> &'static std::collections::HashSet<(&'static str,
 /// - the CDNA ACC bit says which register file the form's VGPR operands are in; LLVM takes it
 ///   from those operands, so a form without VGPR operands has it zero.
 fn required_memory_field(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
-    let instruction = spec.instructions[form.instruction as usize].name;
-    let has_vgpr_operand = || {
-        form.operands.iter().filter(|o| o.field.is_some()).any(|o| {
-            o.operand_type.is_some_and(|t| spec.operand_types[t as usize].runs.iter().any(|r| r.prefix == "v"))
-        })
-    };
-    match field {
-        "GDS" if instruction.starts_with("DS_GWS_") || instruction == "DS_ORDERED_COUNT" => Some(1),
-        "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
-        "ACC" if !has_vgpr_operand() => Some(0),
-        // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
-        // (or all ones on generations without NULL).
-        "SADDR" => Some(null_register(spec).unwrap_or(0x7f)),
-        // LDS selects the LDS-DMA loads, separate instructions (`*_LDS_*`) in LLVM.
-        "LDS" if !instruction.contains("_LDS") => Some(0),
-        // SVE says a scratch access has a VGPR offset; other segments have it zero.
-        "SVE" if !spec.encodings[form.encoding as usize].name.contains("SCRATCH") => Some(0),
-        _ => None,
-    }
-}
-
-/// The value of the NULL scalar register in this generation, if it has one.
-fn null_register(spec: &IsaSpec) -> Option<u64> {
-    spec.operand_types.iter().flat_map(|t| t.values.iter()).find(|v| v.1 == "NULL").map(|v| v.0 as u64)
+    isa_runtime::canonical::required_field_value(spec, form, field)
 }
 
 /// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the VGPR type of the

@@ -1,0 +1,46 @@
+//! Values LLVM (and the hardware documentation) require in fields that an instruction does
+//! not use as operands: an assembler must write them, and a generator of valid instructions
+//! must not vary them. AMD's XML does not state these; each rule says why it holds.
+
+use crate::tables::{FormInfo, IsaSpec};
+
+/// The value field `field` must hold in `form`, if a rule fixes it.
+pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
+    let instruction = spec.instructions[form.instruction as usize].name;
+    let uses_field = || {
+        let enc = &spec.encodings[form.encoding as usize];
+        form.operands
+            .iter()
+            .any(|o| o.field.is_some_and(|f| enc.fields[f as usize].name == field))
+    };
+    let has_vgpr_operand = || {
+        form.operands.iter().filter(|o| o.field.is_some()).any(|o| {
+            o.operand_type
+                .is_some_and(|t| spec.operand_types[t as usize].runs.iter().any(|r| r.prefix == "v"))
+        })
+    };
+    match field {
+        // GWS and ordered-count instructions always address GDS; the lane permutes never do.
+        "GDS" if instruction.starts_with("DS_GWS_") || instruction == "DS_ORDERED_COUNT" => Some(1),
+        "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
+        // The accumulation-register bit only means something for VGPR operands.
+        "ACC" if !has_vgpr_operand() => Some(0),
+        // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
+        // (or all ones on generations without NULL).
+        "SADDR" if !uses_field() => Some(null_register(spec).unwrap_or(0x7f)),
+        // LDS selects the LDS-DMA loads, separate instructions (`*_LDS_*`) in LLVM.
+        "LDS" if !instruction.contains("_LDS") => Some(0),
+        // SVE says a scratch access has a VGPR offset; other segments have it zero.
+        "SVE" if !spec.encodings[form.encoding as usize].name.contains("SCRATCH") => Some(0),
+        _ => None,
+    }
+}
+
+/// The value of the NULL scalar register in this generation, if it has one.
+pub fn null_register(spec: &IsaSpec) -> Option<u64> {
+    spec.operand_types
+        .iter()
+        .flat_map(|t| t.values.iter())
+        .find(|v| v.1 == "NULL")
+        .map(|v| v.0 as u64)
+}
