@@ -424,7 +424,9 @@ fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[T
             }
         }
     }
-    for m in modifiers {
+    // Tokens past the form's operands are modifiers too (`ds_gws_sema_p offset:16 gds` has no
+    // operand, so its first token is a modifier).
+    for m in operands.iter().skip(explicit.len()).chain(modifiers) {
         let (name, value) = match m.text.split_once(':') {
             Some((n, v)) => (n, parse_int(v).unwrap_or(0)),
             None => (m.text, 1),
@@ -467,8 +469,9 @@ fn search(
     let hinted: Vec<usize> = f.hints.iter().map(|h| h.0 as usize).collect();
     let required = |name: &str| crate::canonical::required_field_value(spec, f, name).is_some();
 
-    // Candidate values per field.
-    let mut candidates: Vec<(usize, Vec<u64>)> = Vec::new();
+    // Candidate values per field (a sub-field of an operand type is its own variable, set on
+    // top of the field's current value).
+    let mut candidates: Vec<(usize, Option<&crate::tables::FieldInfo>, Vec<u64>)> = Vec::new();
     for (k, field) in enc.fields.iter().enumerate() {
         let m = field.mask();
         if enc.op_field == Some(k as u8) || (m & enc.mask == m && m != 0) || hinted.contains(&k) || required(field.name) {
@@ -505,8 +508,7 @@ fn search(
             }
             vals.extend(numbers.iter().map(|&n| n as u64 & mask_of(w)));
             // Operand types made of sub-fields (waitcnt, hwreg, ...): every value of each
-            // small sub-field, on top of the current value.
-            let cur = field.extract(ins.bits);
+            // small sub-field.
             for sub in ty.fields {
                 let sw = sub.width();
                 let sub_vals: Vec<u64> = if sw <= 6 {
@@ -514,9 +516,7 @@ fn search(
                 } else {
                     numbers.iter().map(|&n| n as u64 & mask_of(sw)).collect()
                 };
-                for v in sub_vals {
-                    vals.push(sub.insert(cur as u128, v) as u64);
-                }
+                candidates.push((k, Some(sub), sub_vals));
             }
         } else if w <= 9 {
             vals.extend(0..1u64 << w);
@@ -542,21 +542,26 @@ fn search(
         vals.sort_unstable();
         vals.dedup();
         if !vals.is_empty() {
-            candidates.push((k, vals));
+            candidates.push((k, None, vals));
         }
     }
 
     for _round in 0..4 {
         let mut improved = false;
-        for (k, vals) in &candidates {
-            let current = enc.fields[*k].extract(ins.bits);
+        for (k, sub, vals) in &candidates {
+            let whole = enc.fields[*k].extract(ins.bits);
+            let current = whole;
             let mut best_here = (best, current);
             for &v in vals {
-                if v == current {
+                let value = match sub {
+                    Some(sf) => sf.insert(whole as u128, v) as u64,
+                    None => v,
+                };
+                if value == current {
                     continue;
                 }
                 let mut trial = ins;
-                if !trial.set_field(*k, v) {
+                if !trial.set_field(*k, value) {
                     continue;
                 }
                 let (done, score) = score_of(&trial);
@@ -564,7 +569,7 @@ fn search(
                     return trial;
                 }
                 if score > best_here.0 {
-                    best_here = (score, v);
+                    best_here = (score, value);
                 }
             }
             if best_here.1 != current {

@@ -23,6 +23,9 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         // GWS and ordered-count instructions always address GDS; the lane permutes never do.
         "GDS" if instruction.starts_with("DS_GWS_") || instruction == "DS_ORDERED_COUNT" => Some(1),
         "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
+        // V_CMPX writes EXEC: in VOP3 forms LLVM (and AMD's examples) put EXEC_LO's code in
+        // the destination field, which the instruction does not otherwise use.
+        "VDST" if instruction.starts_with("V_CMPX") && !uses_field() => exec_lo(spec),
         // The accumulation-register bit only means something for VGPR operands.
         "ACC" if !has_vgpr_operand() => Some(0),
         // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
@@ -42,5 +45,14 @@ pub fn null_register(spec: &IsaSpec) -> Option<u64> {
         .iter()
         .flat_map(|t| t.values.iter())
         .find(|v| v.1 == "NULL")
+        .map(|v| v.0 as u64)
+}
+
+/// The value of EXEC_LO as a scalar operand in this generation.
+pub fn exec_lo(spec: &IsaSpec) -> Option<u64> {
+    spec.operand_types
+        .iter()
+        .flat_map(|t| t.values.iter())
+        .find(|v| v.1 == "EXEC_LO")
         .map(|v| v.0 as u64)
 }
