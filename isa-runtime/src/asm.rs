@@ -270,7 +270,7 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         let ins = search(spec, form, start, &target, &target_tokens, &operands, &modifiers);
         let printed = normalize(&disassemble(&ins));
         if printed == target {
-            return Ok(ins);
+            return Ok(canonicalize(spec, form, ins, &target));
         }
         let score = similarity(&tokens_of(&printed), &target_tokens);
         if closest.as_ref().is_none_or(|c| score > c.0) {
@@ -438,6 +438,33 @@ fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[T
             let w = enc.fields[lo].width();
             ins.set_field(lo, value as u64 & mask_of(w));
             ins.set_field(hi, (value as u64) >> w);
+        }
+    }
+    ins
+}
+
+/// Among the encodings that print as `target`, prefers the one LLVM writes: fields the text
+/// does not show are zero (or their required value) — each field that can go back to zero
+/// without changing the text does. Larger fields first, so that a mode bit is not cleared
+/// while the field it qualifies still holds a value.
+fn canonicalize(spec: &'static IsaSpec, form: u16, mut ins: Instruction, target: &str) -> Instruction {
+    let enc = spec.encoding_of(form);
+    let f = &spec.forms[form as usize];
+    let mut order: Vec<usize> = (0..enc.fields.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(enc.fields[k].width()));
+    for k in order {
+        let field = &enc.fields[k];
+        let m = field.mask();
+        if enc.op_field == Some(k as u8) || (m & enc.mask == m && m != 0) || f.hints.iter().any(|h| h.0 as usize == k) {
+            continue;
+        }
+        let want = crate::canonical::required_field_value(spec, f, field.name).unwrap_or(0);
+        if field.extract(ins.bits) == want {
+            continue;
+        }
+        let mut trial = ins;
+        if trial.set_field(k, want) && normalize(&disassemble(&trial)) == target {
+            ins = trial;
         }
     }
     ins
