@@ -179,6 +179,12 @@ fn operand_value_in(
             .ok_or_else(|| format!("register {tok} is not allowed here ({})", ty.name));
     }
     let upper = tok.to_ascii_uppercase();
+    // `off`: no register (the NULL register, or all ones where there is none).
+    if upper == "OFF" {
+        if let Some(v) = ty.named_value("NULL") {
+            return Ok((v as u64, None));
+        }
+    }
     for candidate in [upper.clone(), format!("{upper}_LO")] {
         if let Some(v) = ty.named_value(&candidate) {
             return Ok((v as u64, None));
@@ -313,6 +319,9 @@ fn similarity(printed: &[String], target: &[String]) -> i64 {
         match printed.get(k) {
             Some(p) if p == t => score += 4000,
             _ if printed.contains(t) => score += 2000,
+            // The same operand with other decorations (`|v1|` for `-v1`): closer than a
+            // different operand, but no closer than the bare operand.
+            Some(p) if bare_operand(p) == bare_operand(t) => score += 1000,
             Some(p) => {
                 let same = p.bytes().zip(t.bytes()).filter(|(a, b)| a == b).count() as i64;
                 let len = p.len().max(t.len()).max(1) as i64;
@@ -534,6 +543,16 @@ fn search(
                 }
             }
             vals.extend(numbers.iter().map(|&n| n as u64 & mask_of(w)));
+            // Neutral values a field may need before the others make sense (SOFFSET = NULL
+            // before an immediate offset prints).
+            vals.extend(ty.named_value("NULL").map(|v| v as u64));
+            vals.push(0);
+            // AMD types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the 8-bit VGPR
+            // type whose v0 is 0; in a 9-bit source field VGPRs are 256 + n.
+            if w == 9 && ty.runs.iter().any(|r| r.prefix == "v" && r.first_value == 0) {
+                let vgprs: Vec<u64> = vals.iter().filter(|&&v| v < 256).map(|v| v + 256).collect();
+                vals.extend(vgprs);
+            }
             // Operand types made of sub-fields (waitcnt, hwreg, ...): every value of each
             // small sub-field.
             for sub in ty.fields {
