@@ -307,30 +307,38 @@ fn tokens_of(s: &str) -> Vec<String> {
         .collect()
 }
 
-/// How close a printed token list is to the target: matching tokens in place count most, then
-/// tokens present anywhere; extra or missing tokens count against.
-///
-/// Scores are in 1/1000: a differing token in place still earns the share of its characters
-/// that match, so that multi-part tokens (`dpp8:[0,5,...]`, `vmcnt(3)`) can be approached one
-/// field at a time.
+/// How close a printed token list is to the target: the best order-keeping alignment of the
+/// two (a weighted longest common subsequence). Equal tokens score most; the same operand with
+/// other decorations (`|v1|` for `-v1`) less; other aligned tokens earn the share of their
+/// characters that match, so that multi-part tokens (`dpp8:[0,5,...]`, `vmcnt(3)`) can be
+/// approached one field at a time; unaligned tokens on either side cost.
 fn similarity(printed: &[String], target: &[String]) -> i64 {
-    let mut score = 0i64;
-    for (k, t) in target.iter().enumerate() {
-        match printed.get(k) {
-            Some(p) if p == t => score += 4000,
-            _ if printed.contains(t) => score += 2000,
-            // The same operand with other decorations (`|v1|` for `-v1`): closer than a
-            // different operand, but no closer than the bare operand.
-            Some(p) if bare_operand(p) == bare_operand(t) => score += 1000,
-            Some(p) => {
-                let same = p.bytes().zip(t.bytes()).filter(|(a, b)| a == b).count() as i64;
-                let len = p.len().max(t.len()).max(1) as i64;
-                score += same * 1000 / len - 2000;
-            }
-            None => score -= 2000,
+    const SKIP: i64 = -2000;
+    let pair = |p: &String, t: &String| -> i64 {
+        if p == t {
+            4000
+        } else if bare_operand(p) == bare_operand(t) {
+            1000
+        } else {
+            let same = p.bytes().zip(t.bytes()).filter(|(a, b)| a == b).count() as i64;
+            same * 1000 / p.len().max(t.len()).max(1) as i64 - 2000
+        }
+    };
+    let (n, m) = (printed.len(), target.len());
+    let mut dp = vec![vec![0i64; m + 1]; n + 1];
+    for i in 0..=n {
+        for j in 0..=m {
+            dp[i][j] = match (i, j) {
+                (0, 0) => 0,
+                (0, _) => dp[0][j - 1] + SKIP,
+                (_, 0) => dp[i - 1][0] + SKIP,
+                _ => (dp[i - 1][j] + SKIP)
+                    .max(dp[i][j - 1] + SKIP)
+                    .max(dp[i - 1][j - 1] + pair(&printed[i - 1], &target[j - 1])),
+            };
         }
     }
-    score - printed.iter().filter(|p| !target.contains(p)).count() as i64 * 2000
+    dp[n][m]
 }
 
 /// Strips operand decorations: `-x`, `|x|`, `-|x|`, `neg(x)`, `abs(x)`, `sext(x)`, `x.l`,
@@ -532,8 +540,10 @@ fn search(
                     "acc" => format!("a{first}"),
                     p => format!("{p}{first}"),
                 });
+                // An accumulation register may be a VGPR number with the ACC bit set.
+                let as_vgpr = bare.strip_prefix('a').map(|r| format!("v{r}")).unwrap_or_default();
                 let single_info = OperandInfo { size: 32, ..*info };
-                for (t, i) in [(bare.to_string(), info), (first.unwrap_or_default(), &single_info)] {
+                for (t, i) in [(bare.to_string(), info), (first.unwrap_or_default(), &single_info), (as_vgpr, info)] {
                     if let Ok((v, _)) = operand_value(spec, &t, ty, i, literal_bits) {
                         vals.push(v);
                         if high {
