@@ -318,7 +318,13 @@ fn similarity(printed: &[String], target: &[String]) -> i64 {
         if p == t {
             4000
         } else if bare_operand(p) == bare_operand(t) {
-            1000
+            // Closer the more decorations agree, so they can be set one at a time.
+            let features = |x: &str| {
+                let negated = x.starts_with('-') && !x[1..].starts_with(|c: char| c.is_ascii_digit()) || x.starts_with("neg(");
+                [negated, x.contains('|') || x.contains("abs("), x.contains("sext("), x.ends_with(".h")]
+            };
+            let (fp, ft) = (features(p), features(t));
+            1000 + 300 * fp.iter().zip(&ft).filter(|(a, b)| a == b).count() as i64
         } else {
             let same = p.bytes().zip(t.bytes()).filter(|(a, b)| a == b).count() as i64;
             same * 1000 / p.len().max(t.len()).max(1) as i64 - 2000
@@ -482,6 +488,18 @@ fn canonicalize(spec: &'static IsaSpec, form: u16, mut ins: Instruction, target:
         let mut trial = ins;
         if trial.set_field(k, want) && normalize(&disassemble(&trial)) == target {
             ins = trial;
+            continue;
+        }
+        // Else the smallest value that prints alike: clear what bits the text does not need.
+        for bit in (0..field.width().min(64)).rev() {
+            let v = field.extract(ins.bits);
+            if v >> bit & 1 == 0 {
+                continue;
+            }
+            let mut trial = ins;
+            if trial.set_field(k, v & !(1 << bit)) && normalize(&disassemble(&trial)) == target {
+                ins = trial;
+            }
         }
     }
     ins
@@ -546,6 +564,9 @@ fn search(
                 for (t, i) in [(bare.to_string(), info), (first.unwrap_or_default(), &single_info), (as_vgpr, info)] {
                     if let Ok((v, _)) = operand_value(spec, &t, ty, i, literal_bits) {
                         vals.push(v);
+                        // A narrower field than the type's codes (SDWA's 8-bit VGPR number
+                        // with a separate scalar bit).
+                        vals.push(v & mask_of(w));
                         if high {
                             vals.push(v | 0x80);
                         }

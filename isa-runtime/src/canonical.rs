@@ -25,7 +25,7 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
         // V_CMPX writes EXEC: in VOP3 forms LLVM (and AMD's examples) put EXEC_LO's code in
         // the destination field, which the disassembly does not show.
-        "VDST" if instruction.starts_with("V_CMPX") && spec.encodings[form.encoding as usize].name.starts_with("ENC_VOP3") => exec_lo(spec),
+        "VDST" if instruction.starts_with("V_CMPX") && spec.encodings[form.encoding as usize].name.contains("VOP3") => exec_lo(spec),
         // The accumulation-register bit only means something for VGPR operands.
         "ACC" if !has_vgpr_operand() => Some(0),
         // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
