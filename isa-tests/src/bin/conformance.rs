@@ -13,6 +13,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut fixtures = false;
     let mut asm = false;
+    // Print the mismatching forms in known-mismatches.txt's format instead of the report.
+    let mut list = false;
     let (mut gen, mut family, mut per_form, mut show, mut seed) = (None, None, 6usize, 20usize, 0x5eedu64);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -20,6 +22,7 @@ fn main() -> ExitCode {
         match a.as_str() {
             "--fixtures" => fixtures = true,
             "--asm" => asm = true,
+            "--list" => list = true,
             "--gen" => gen = Some(val()),
             "--family" => family = Some(val()),
             "--per-form" => per_form = val().parse().unwrap_or(6),
@@ -55,13 +58,25 @@ fn main() -> ExitCode {
         if let Some(f) = &family {
             r.mismatches.retain(|m| m.form.split(" in ").nth(1).is_some_and(|e| e.contains(f.as_str())));
         }
+        if list {
+            let set = if fixtures { "fixture" } else { "amd" };
+            let mode = if asm { "asm" } else { "disasm" };
+            let forms: std::collections::BTreeSet<&str> = r.mismatches.iter().map(|m| m.form.as_str()).collect();
+            for f in forms {
+                println!("{set}-{} {mode} {f}", r.generation);
+            }
+            total += r.mismatches.len();
+            continue;
+        }
         println!("{r}");
         for m in r.mismatches.iter().take(show) {
             println!("  {m}");
         }
         total += r.mismatches.len();
     }
-    println!("total mismatches: {total}");
+    if !list {
+        println!("total mismatches: {total}");
+    }
     if total == 0 {
         ExitCode::SUCCESS
     } else {
