@@ -199,10 +199,11 @@ impl<'a> Printer<'a> {
 }
 
 /// The LLVM spelling of an AMD named value for an operand of `size` bits: a 64-bit operand
-/// names a register pair by its low half (`VCC_LO` → `vcc`).
+/// names a register pair by its low half (`VCC_LO` → `vcc`). Source registers keep the half
+/// in their name (`src_flat_scratch_base_lo` is LLVM's name at every size).
 pub fn named_text(name: &str, size: u16) -> String {
     let lower = name.to_ascii_lowercase();
-    if size > 32 {
+    if size > 32 && !lower.starts_with("src_") {
         if let Some(base) = lower.strip_suffix("_lo") {
             return base.to_string();
         }
@@ -467,6 +468,8 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         127 if !wide => "exec_hi".into(),
         128..=192 => (code - 128).to_string(),
         193..=208 => (192 - code as i64).to_string(),
+        230 => "src_flat_scratch_base_lo".into(),
+        231 if !wide => "src_flat_scratch_base_hi".into(),
         235 => "src_shared_base".into(),
         236 => "src_shared_limit".into(),
         237 => "src_private_base".into(),
