@@ -380,3 +380,466 @@ fn smem_cache_policy(p: &mut Printer) {
         p.modifier("nv");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Structured immediates on hand-built operand types (the layouts of AMD's types); the
+    //! expected texts are what llvm-mc 22 prints for the same values.
+    use super::*;
+    use crate::tables::RangeInfo;
+
+    const fn range(offset: u8, count: u8) -> RangeInfo {
+        RangeInfo {
+            offset,
+            count,
+            pad_bits: 0,
+            pad_value: 0,
+        }
+    }
+
+    const fn field(name: &'static str, ranges: &'static [RangeInfo]) -> FieldInfo {
+        FieldInfo {
+            name,
+            ranges,
+            conditional: false,
+        }
+    }
+
+    const fn ty(name: &'static str, fields: &'static [FieldInfo]) -> OperandTypeInfo {
+        OperandTypeInfo {
+            name,
+            runs: &[],
+            values: &[],
+            fields,
+            subtypes: &[],
+        }
+    }
+
+    static WAITCNT_GFX9: OperandTypeInfo = ty(
+        "OPR_WAITCNT",
+        &[
+            field("EXP", &[range(4, 3)]),
+            field("LGKM", &[range(8, 4)]),
+            field("VM", &[range(0, 4), range(14, 2)]),
+        ],
+    );
+    static WAITCNT_GFX11: OperandTypeInfo = ty(
+        "OPR_WAITCNT",
+        &[
+            field("EXP", &[range(0, 3)]),
+            field("LGKM", &[range(4, 6)]),
+            field("VM", &[range(10, 6)]),
+        ],
+    );
+    static HWREG: OperandTypeInfo = ty(
+        "OPR_HWREG",
+        &[
+            field("ID", &[range(0, 6)]),
+            field("OFFSET", &[range(6, 5)]),
+            field("SIZE", &[range(11, 5)]),
+        ],
+    );
+    static DEPCTR_GFX10_1: OperandTypeInfo = ty(
+        "OPR_WAITCNT_DEPCTR",
+        &[
+            field("SA_SDST", &[range(0, 1)]),
+            field("VA_SDST", &[range(9, 3)]),
+            field("VA_SSRC", &[range(8, 1)]),
+            field("VA_VCC", &[range(1, 1)]),
+            field("VA_VDST", &[range(12, 4)]),
+            field("VM_VSRC", &[range(2, 3)]),
+        ],
+    );
+    static DEPCTR_GFX11: OperandTypeInfo = ty(
+        "OPR_WAITCNT_DEPCTR",
+        &[
+            field("HOLD_CNT", &[range(7, 1)]),
+            field("SA_SDST", &[range(0, 1)]),
+            field("VA_SDST", &[range(9, 3)]),
+            field("VA_SSRC", &[range(8, 1)]),
+            field("VA_VCC", &[range(1, 1)]),
+            field("VA_VDST", &[range(12, 4)]),
+            field("VM_VSRC", &[range(2, 3)]),
+        ],
+    );
+    static DELAY: OperandTypeInfo = ty(
+        "OPR_DELAY",
+        &[
+            field("INSTID0", &[range(0, 4)]),
+            field("INSTID1", &[range(7, 4)]),
+            field("INSTSKIP", &[range(4, 3)]),
+        ],
+    );
+    static VERSION: OperandTypeInfo = ty(
+        "OPR_VERSION",
+        &[
+            field("MDP", &[range(15, 1)]),
+            field("VERSION", &[range(0, 8)]),
+            field("W32", &[range(14, 1)]),
+            field("W64", &[range(13, 1)]),
+        ],
+    );
+
+    #[test]
+    fn waitcnt_leaves_out_counters_at_their_maximum() {
+        assert_eq!(
+            waitcnt_text(&WAITCNT_GFX9, 0x0000),
+            "vmcnt(0) expcnt(0) lgkmcnt(0)"
+        );
+        assert_eq!(waitcnt_text(&WAITCNT_GFX9, 0x0f70), "vmcnt(0)");
+        assert_eq!(waitcnt_text(&WAITCNT_GFX9, 0xc07f), "lgkmcnt(0)");
+        assert_eq!(
+            waitcnt_text(&WAITCNT_GFX9, 0xffff),
+            "vmcnt(63) expcnt(7) lgkmcnt(15)"
+        );
+        assert_eq!(
+            waitcnt_text(&WAITCNT_GFX9, 0x8ba5),
+            "vmcnt(37) expcnt(2) lgkmcnt(11)"
+        );
+        assert_eq!(waitcnt_text(&WAITCNT_GFX11, 0xfc07), "lgkmcnt(0)");
+        assert_eq!(
+            waitcnt_text(&WAITCNT_GFX11, 0x0001),
+            "vmcnt(0) expcnt(1) lgkmcnt(0)"
+        );
+    }
+
+    #[test]
+    fn hwreg_names_by_generation_and_bit_ranges() {
+        assert_eq!(hwreg_text("cdna3", &HWREG, 0xf801), "hwreg(HW_REG_MODE)");
+        assert_eq!(
+            hwreg_text("rdna4", &HWREG, 0xf801),
+            "hwreg(HW_REG_WAVE_MODE)"
+        );
+        assert_eq!(
+            hwreg_text("cdna3", &HWREG, 0x1050),
+            "hwreg(HW_REG_TBA_LO, 1, 3)"
+        );
+        assert_eq!(hwreg_text("rdna3", &HWREG, 0x1050), "hwreg(16, 1, 3)");
+        assert_eq!(
+            hwreg_text("rdna3", &HWREG, 0x1052),
+            "hwreg(HW_REG_PERF_SNAPSHOT_PC_LO, 1, 3)"
+        );
+        assert_eq!(hwreg_text("cdna3", &HWREG, 0xf825), "hwreg(37)");
+        assert_eq!(hwreg_text("rdna3", &HWREG, 0x0000), "hwreg(0, 0, 1)");
+        assert_eq!(hwreg_text("rdna3", &HWREG, 0xffff), "hwreg(63, 31, 32)");
+    }
+
+    #[test]
+    fn sendmsg_symbolic_numeric_and_decimal() {
+        assert_eq!(sendmsg_text("cdna2", 0x0001), "sendmsg(MSG_INTERRUPT)");
+        assert_eq!(
+            sendmsg_text("cdna2", 0x0212),
+            "sendmsg(MSG_GS, GS_OP_CUT, 2)"
+        );
+        assert_eq!(
+            sendmsg_text("cdna2", 0x0403),
+            "sendmsg(MSG_GS_DONE, GS_OP_NOP)"
+        );
+        assert_eq!(
+            sendmsg_text("cdna2", 0x002f),
+            "sendmsg(MSG_SYSMSG, SYSMSG_OP_REG_RD)"
+        );
+        // MSG_GS needs an operation; op 7 is none of MSG_STALL_WAVE_GEN's.
+        assert_eq!(sendmsg_text("cdna2", 0x0002), "sendmsg(2, 0, 0)");
+        assert_eq!(sendmsg_text("cdna2", 0x0075), "sendmsg(5, 7, 0)");
+        assert_eq!(sendmsg_text("cdna2", 0x0400), "1024");
+        assert_eq!(sendmsg_text("rdna1", 0x000b), "sendmsg(MSG_GET_DDID)");
+        assert_eq!(sendmsg_text("cdna2", 0x000b), "sendmsg(11, 0, 0)");
+        assert_eq!(sendmsg_text("rdna3", 0x0002), "sendmsg(MSG_HS_TESSFACTOR)");
+        assert_eq!(sendmsg_text("rdna4", 0x1601), "sendmsg(MSG_INTERRUPT)");
+        assert_eq!(
+            sendmsg_text("rdna4", 0x0087),
+            "sendmsg(MSG_RTN_GET_SE_AID_ID)"
+        );
+        assert_eq!(sendmsg_text("rdna4", 0x00ff), "sendmsg(255, 0, 0)");
+        assert_eq!(sendmsg_text("rdna4", 0x0100), "256");
+    }
+
+    #[test]
+    fn depctr_fields_in_llvm_order_or_hex() {
+        assert_eq!(
+            depctr_text(&DEPCTR_GFX11, 0x209a),
+            "depctr_sa_sdst(0) depctr_va_vdst(2) depctr_va_sdst(0) depctr_va_ssrc(0) depctr_vm_vsrc(6)"
+        );
+        assert_eq!(
+            depctr_text(&DEPCTR_GFX11, 0xff9f),
+            "depctr_hold_cnt(1) depctr_sa_sdst(1) depctr_va_vdst(15) depctr_va_sdst(7) depctr_va_ssrc(1) depctr_va_vcc(1) depctr_vm_vsrc(7)"
+        );
+        assert_eq!(depctr_text(&DEPCTR_GFX11, 0x0020), "0x20");
+        // Without a HOLD_CNT field (GFX10.1) bit 7 is outside every counter.
+        assert_eq!(depctr_text(&DEPCTR_GFX10_1, 0xff9f), "0xff9f");
+        assert_eq!(
+            depctr_text(&DEPCTR_GFX10_1, 0x1f05),
+            "depctr_va_vdst(1) depctr_va_vcc(0) depctr_vm_vsrc(1)"
+        );
+    }
+
+    #[test]
+    fn delay_alu_fields() {
+        assert_eq!(delay_text("rdna4", &DELAY, 0x0000), "0");
+        assert_eq!(
+            delay_text("rdna4", &DELAY, 0x0091),
+            "instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)"
+        );
+        assert_eq!(
+            delay_text("rdna4", &DELAY, 0x0060),
+            "instskip(/* invalid instskip value */)"
+        );
+        assert_eq!(
+            delay_text("rdna4", &DELAY, 0x000c),
+            "instid0(/* invalid instid value */)"
+        );
+        assert_eq!(delay_text("rdna4", &DELAY, 0x0800), "0");
+    }
+
+    #[test]
+    fn version_with_flags() {
+        assert_eq!(version_text("rdna4", &VERSION, 0x0000), "UC_VERSION_GFX7");
+        assert_eq!(version_text("rdna4", &VERSION, 0x0005), "5");
+        assert_eq!(
+            version_text("rdna4", &VERSION, 0x6006),
+            "(UC_VERSION_GFX11|UC_VERSION_W64_BIT)|UC_VERSION_W32_BIT"
+        );
+        assert_eq!(
+            version_text("rdna4", &VERSION, 0xe009),
+            "((UC_VERSION_GFX12|UC_VERSION_W64_BIT)|UC_VERSION_W32_BIT)|UC_VERSION_MDP_BIT"
+        );
+        assert_eq!(version_text("rdna4", &VERSION, 0x0100), "0x100");
+    }
+
+    #[test]
+    fn gpr_idx_and_plain_immediates() {
+        assert_eq!(gpr_idx_text(0), "gpr_idx()");
+        assert_eq!(gpr_idx_text(0xb), "gpr_idx(SRC0,SRC1,DST)");
+        assert_eq!(gpr_idx_text(0x10), "0x10");
+        assert_eq!(small_decimal(64), "64");
+        assert_eq!(small_decimal(65), "0x41");
+    }
+}
+
+#[cfg(all(test, feature = "fixtures"))]
+mod fixture_tests {
+    //! Forms of the project's fixture specs with chosen field values; the expected texts are
+    //! what llvm-mc 22 prints for the same bytes.
+    use crate::decode::Instruction;
+    use crate::tables::IsaSpec;
+
+    fn spec(generation: &str) -> &'static IsaSpec {
+        crate::fixtures::specs()
+            .into_iter()
+            .find(|s| s.generation == generation)
+            .expect("fixture spec")
+    }
+
+    /// The text of `name` in `encoding` with the form's condition values and `fields` set.
+    fn text(generation: &str, name: &str, encoding: &str, fields: &[(&str, u64)]) -> String {
+        let spec = spec(generation);
+        let form = (0..spec.forms.len() as u16)
+            .find(|&f| {
+                let fi = &spec.forms[f as usize];
+                spec.instructions[fi.instruction as usize].name == name
+                    && spec.encodings[fi.encoding as usize].name == encoding
+            })
+            .unwrap_or_else(|| panic!("{name} in {encoding}"));
+        let mut ins = Instruction::new(spec, form);
+        for &(h, v) in spec.forms[form as usize].hints {
+            assert!(ins.set_field(h as usize, v as u64));
+        }
+        for (field, value) in fields {
+            let k = ins
+                .encoding()
+                .fields
+                .iter()
+                .position(|f| f.name == *field)
+                .expect(field);
+            assert!(ins.set_field(k, *value), "{field} = {value}");
+        }
+        let (d, _) = crate::decode(spec, &ins.encode()).expect("decodes");
+        assert!(d == ins, "decodes as another form: {d:?}");
+        crate::disassemble(&d)
+    }
+
+    #[test]
+    fn rdna3_sopp_sopk_and_literals() {
+        assert_eq!(
+            text("rdna3", "S_WAITCNT", "ENC_SOPP", &[("SIMM16", 0xfc07)]),
+            "s_waitcnt lgkmcnt(0)"
+        );
+        assert_eq!(
+            text("rdna3", "S_VERSION", "ENC_SOPK", &[("SIMM16", 0x6006)]),
+            "s_version (UC_VERSION_GFX11|UC_VERSION_W64_BIT)|UC_VERSION_W32_BIT"
+        );
+        assert_eq!(
+            text(
+                "rdna3",
+                "S_MOVK_I32",
+                "ENC_SOPK",
+                &[("SDST", 0x6a), ("SIMM16", 5)]
+            ),
+            "s_movk_i32 vcc_lo, 0x5"
+        );
+        assert_eq!(
+            text("rdna3", "S_NOP", "ENC_SOPP", &[("SIMM16", 0x41)]),
+            "s_nop 0x41"
+        );
+        assert_eq!(
+            text("rdna3", "S_NOP", "ENC_SOPP", &[("SIMM16", 5)]),
+            "s_nop 5"
+        );
+        assert_eq!(
+            text("rdna3", "S_BRANCH", "ENC_SOPP", &[("SIMM16", 0xfffd)]),
+            "s_branch 65533"
+        );
+        assert_eq!(
+            text(
+                "rdna3",
+                "S_ADD_U32",
+                "SOP2_INST_LITERAL",
+                &[("SDST", 0x7c), ("SSRC1", 0xc1), ("LITERAL", 0x3e22f983)]
+            ),
+            "s_add_u32 null, lit(0x3e22f983), -1"
+        );
+    }
+
+    #[test]
+    fn rdna3_smem_offsets() {
+        let load = |soffset: u64, offset: u64| {
+            text(
+                "rdna3",
+                "S_LOAD_B64",
+                "ENC_SMEM",
+                &[
+                    ("SDATA", 4),
+                    ("SOFFSET", soffset),
+                    ("OFFSET", offset),
+                    ("GLC", 1),
+                    ("DLC", 1),
+                ],
+            )
+        };
+        assert_eq!(load(0x7c, 0), "s_load_b64 s[4:5], s[0:1], null glc dlc");
+        assert_eq!(
+            load(0x7c, 0x1ffff0),
+            "s_load_b64 s[4:5], s[0:1], -0x10 glc dlc"
+        );
+        assert_eq!(load(4, 0), "s_load_b64 s[4:5], s[0:1], s4 glc dlc");
+        assert_eq!(
+            load(4, 0x1ffff0),
+            "s_load_b64 s[4:5], s[0:1], s4 offset:-0x10 glc dlc"
+        );
+    }
+
+    #[test]
+    fn cdna3_hwreg_smem_and_64_bit_constants() {
+        assert_eq!(
+            text(
+                "cdna3",
+                "S_GETREG_B32",
+                "ENC_SOPK",
+                &[("SDST", 0x68), ("SIMM16", 0x1050)]
+            ),
+            "s_getreg_b32 xnack_mask_lo, hwreg(HW_REG_TBA_LO, 1, 3)"
+        );
+        let load = |imm: u64, soffset_en: u64| {
+            text(
+                "cdna3",
+                "S_LOAD_DWORD",
+                "ENC_SMEM",
+                &[
+                    ("SDATA", 0x66),
+                    ("SBASE", 4),
+                    ("SOFFSET", 0x6a),
+                    ("OFFSET", 0x1fff7d),
+                    ("IMM", imm),
+                    ("SOFFSET_EN", soffset_en),
+                    ("GLC", 1),
+                    ("NV", 1),
+                ],
+            )
+        };
+        // Neither IMM nor SOFFSET_EN: the register is in OFFSET's low 7 bits (125, NULL).
+        assert_eq!(load(0, 0), "s_load_dword flat_scratch_lo, s[4:5], null glc");
+        assert_eq!(
+            load(0, 1),
+            "s_load_dword flat_scratch_lo, s[4:5], vcc_lo glc"
+        );
+        assert_eq!(
+            load(1, 0),
+            "s_load_dword flat_scratch_lo, s[4:5], -0x83 glc"
+        );
+        assert_eq!(
+            load(1, 1),
+            "s_load_dword flat_scratch_lo, s[4:5], vcc_lo offset:-0x83 glc"
+        );
+        assert_eq!(
+            text(
+                "cdna3",
+                "S_MOV_B64",
+                "SOP1_INST_LITERAL",
+                &[("SDST", 0x66), ("LITERAL", 0x40)]
+            ),
+            "s_mov_b64 flat_scratch, lit(0x40)"
+        );
+        assert_eq!(
+            text(
+                "cdna3",
+                "S_MOV_B64",
+                "SOP1_INST_LITERAL",
+                &[("SDST", 0x6a), ("LITERAL", 0xfffffff0)]
+            ),
+            "s_mov_b64 vcc, 0xfffffff0"
+        );
+        assert_eq!(
+            text(
+                "cdna3",
+                "S_MOV_B64",
+                "ENC_SOP1",
+                &[("SDST", 0x68), ("SSRC0", 0xf8)]
+            ),
+            "s_mov_b64 xnack_mask, 0.15915494309189532"
+        );
+        // Codes AMD's list leaves out, in LLVM's names.
+        assert_eq!(
+            text(
+                "cdna3",
+                "S_MOV_B32",
+                "ENC_SOP1",
+                &[("SDST", 0x69), ("SSRC0", 0xe7)]
+            ),
+            "s_mov_b32 xnack_mask_hi, src_flat_scratch_base_hi"
+        );
+    }
+
+    #[test]
+    fn cdna5_64_bit_literals() {
+        let mov32 = |v: u64| {
+            text(
+                "cdna5",
+                "S_MOV_B32",
+                "SOP1_INST_LITERAL64",
+                &[("SDST", 4), ("LITERAL64", v)],
+            )
+        };
+        let mov64 = |v: u64| {
+            text(
+                "cdna5",
+                "S_MOV_B64",
+                "SOP1_INST_LITERAL64",
+                &[("SDST", 4), ("LITERAL64", v)],
+            )
+        };
+        assert_eq!(mov32(0x12345678), "s_mov_b32 s4, lit64(0x12345678)");
+        assert_eq!(mov32(0x3f8000003f800000), "s_mov_b32 s4, 1.0");
+        assert_eq!(mov64(0x3ff0000000000000), "s_mov_b64 s[4:5], 1.0");
+        assert_eq!(mov64(0x123456789), "s_mov_b64 s[4:5], 0x123456789");
+        assert_eq!(
+            text(
+                "cdna5",
+                "S_CMP_EQ_U64",
+                "ENC_SOPC",
+                &[("SSRC0", 0xe6), ("SSRC1", 0x7c)]
+            ),
+            "s_cmp_eq_u64 src_flat_scratch_base_lo, null"
+        );
+    }
+}
