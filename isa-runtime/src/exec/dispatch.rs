@@ -166,6 +166,31 @@ impl Program {
         lds: &mut Lds,
         max_steps: u64,
     ) -> Result<Flow, ExecError> {
+        self.run_wave_with(wave, mem, lds, max_steps, &mut NoTrace)
+    }
+
+    /// [`Program::run_wave`] with `tracer` called around every instruction.
+    pub fn run_wave_traced(
+        &self,
+        wave: &mut Wave,
+        mem: &mut dyn Memory,
+        lds: &mut Lds,
+        max_steps: u64,
+        tracer: &mut dyn Tracer,
+    ) -> Result<Flow, ExecError> {
+        self.run_wave_with(wave, mem, lds, max_steps, tracer)
+    }
+
+    // Generic so that the untraced path is compiled without the hook calls.
+    #[inline]
+    fn run_wave_with<T: Tracer + ?Sized>(
+        &self,
+        wave: &mut Wave,
+        mem: &mut dyn Memory,
+        lds: &mut Lds,
+        max_steps: u64,
+        tracer: &mut T,
+    ) -> Result<Flow, ExecError> {
         loop {
             if wave.steps >= max_steps {
                 return Err(ExecError::StepLimit { steps: wave.steps });
@@ -189,7 +214,10 @@ impl Program {
                 mnemonic: decoded.info().mnemonic.to_string(),
             })?;
             wave.steps += 1;
-            match exec(wave, decoded, mem, lds)? {
+            tracer.before(wave, decoded);
+            let result = exec(wave, decoded, mem, lds);
+            tracer.after(wave, decoded, &result);
+            match result? {
                 Flow::Next => wave.pc += len as u64,
                 Flow::Jump(target) => wave.pc = target,
                 Flow::EndProgram => {
@@ -207,6 +235,25 @@ impl Program {
             }
         }
     }
+}
+
+/// Watches a wave instruction by instruction (`amdisa run --trace`): the hook sees the wave
+/// before and after each executor, so it can tell which registers the instruction wrote.
+pub trait Tracer {
+    /// `decoded` is about to run; PC is its address.
+    fn before(&mut self, wave: &Wave, decoded: &Decoded);
+    /// `decoded` ran and returned `result`; PC is still its address.
+    fn after(&mut self, wave: &Wave, decoded: &Decoded, result: &Result<Flow, ExecError>);
+}
+
+/// The tracer of untraced runs: does nothing, and compiles to nothing.
+struct NoTrace;
+
+impl Tracer for NoTrace {
+    #[inline(always)]
+    fn before(&mut self, _: &Wave, _: &Decoded) {}
+    #[inline(always)]
+    fn after(&mut self, _: &Wave, _: &Decoded, _: &Result<Flow, ExecError>) {}
 }
 
 /// How work-item ids reach the VGPRs.
@@ -451,6 +498,31 @@ pub fn run_workgroup(
     lds: &mut Lds,
     group: [u32; 3],
 ) -> Result<(), DispatchError> {
+    run_workgroup_with(program, cfg, waves, mem, lds, group, &mut NoTrace)
+}
+
+/// [`run_workgroup`] with `tracer` called around every instruction of every wave.
+pub fn run_workgroup_traced(
+    program: &Program,
+    cfg: &DispatchConfig,
+    waves: &mut [Wave],
+    mem: &mut dyn Memory,
+    lds: &mut Lds,
+    group: [u32; 3],
+    tracer: &mut dyn Tracer,
+) -> Result<(), DispatchError> {
+    run_workgroup_with(program, cfg, waves, mem, lds, group, tracer)
+}
+
+fn run_workgroup_with<T: Tracer + ?Sized>(
+    program: &Program,
+    cfg: &DispatchConfig,
+    waves: &mut [Wave],
+    mem: &mut dyn Memory,
+    lds: &mut Lds,
+    group: [u32; 3],
+    tracer: &mut T,
+) -> Result<(), DispatchError> {
     let fail = |w: &Wave, error: ExecError| DispatchError {
         workgroup: group,
         wave: w.wave_in_group,
@@ -463,7 +535,7 @@ pub fn run_workgroup(
     loop {
         let mut at_barrier = 0;
         for w in waves.iter_mut().filter(|w| !w.ended) {
-            match program.run_wave(w, mem, lds, cfg.max_steps_per_wave) {
+            match program.run_wave_with(w, mem, lds, cfg.max_steps_per_wave, tracer) {
                 Ok(Flow::Barrier) => at_barrier += 1,
                 Ok(_) => {}
                 Err(e) => return Err(fail(w, e)),
