@@ -299,7 +299,7 @@ fn int_inline(v: i64) -> bool {
 }
 
 /// The inline-constant text of a 32-bit value, if it is one.
-fn inline_text32(v: u32) -> Option<String> {
+pub fn inline_text32(v: u32) -> Option<String> {
     if int_inline(v as i32 as i64) {
         return Some((v as i32).to_string());
     }
@@ -310,7 +310,7 @@ fn inline_text32(v: u32) -> Option<String> {
 }
 
 /// The inline-constant text of a 64-bit value, if it is one.
-fn inline_text64(v: u64) -> Option<String> {
+pub fn inline_text64(v: u64) -> Option<String> {
     if int_inline(v as i64) {
         return Some((v as i64).to_string());
     }

@@ -5,7 +5,8 @@
 //! types; the names LLVM prints for their values come from [`crate::overrides`].
 
 use super::{
-    operand_text, operand_type, sign_extend, signed_hex, subfield, Family, Printer, Variant,
+    inline_text32, operand_text, operand_type, sign_extend, signed_hex, subfield, Family, Printer,
+    Variant,
 };
 use crate::operand::{classify_in, DecodedOperand, Operand};
 use crate::overrides::{self, name_of};
@@ -63,11 +64,19 @@ fn sop_operand_text(p: &Printer, o: &DecodedOperand, family: Family) -> String {
         "OPR_LABEL" => return (raw & 0xffff).to_string(),
         _ => {}
     }
+    let plain_immediate_type = ty.runs.is_empty() && ty.values.is_empty();
+    if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)
+        && matches!(field_name(p, o), "SIMM16" | "SSRC1")
+    {
+        return gpr_idx_text(raw);
+    }
+    if let (Operand::Literal(v), true) = (o.value, plain_immediate_type) {
+        // A literal that is an immediate operand (s_setreg_imm32_b32's value), not a source:
+        // LLVM prints it as a number, inline-constant values by their inline text.
+        return inline_text32(v as u32).unwrap_or_else(|| format!("0x{:x}", v as u32));
+    }
     if !matches!(o.value, Operand::Imm(_)) {
         return operand_text(ins, o);
-    }
-    if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic) {
-        return gpr_idx_text(raw);
     }
     match family {
         // SOPK immediates are LLVM's unsigned 16-bit operands: always hex.
