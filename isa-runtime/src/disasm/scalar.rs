@@ -335,11 +335,27 @@ fn smem_offset_text(p: &Printer, soffset: &DecodedOperand) -> String {
             _ => format!("{reg} offset:{}", signed_hex(offset)),
         };
     }
-    let null = matches!(soffset.value, Operand::Named(n) if n == "NULL");
+    let null = is_null(p, soffset);
     match (off_field.name, null) {
         ("OFFSET", _) if offset == 0 => reg,
         (_, true) => signed_hex(offset),
         _ => format!("{reg} offset:{}", signed_hex(offset)),
+    }
+}
+
+/// Whether a scalar operand holds the NULL register (named by its type, or the code the spec
+/// names NULL elsewhere when this type does not list it).
+fn is_null(p: &Printer, o: &DecodedOperand) -> bool {
+    match o.value {
+        Operand::Named(n) => n == "NULL",
+        Operand::Unknown(code) => p
+            .ins
+            .spec
+            .operand_types
+            .iter()
+            .flat_map(|t| t.values.iter())
+            .any(|&(v, n)| n == "NULL" && v as u64 == code),
+        _ => false,
     }
 }
 
