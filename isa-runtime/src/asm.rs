@@ -240,7 +240,11 @@ fn normalize(s: &str) -> String {
 
 /// Assembles one instruction (no label, no comment).
 pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError { line: 1, column, message };
+    let err = |column: usize, message: String| AsmError {
+        line: 1,
+        column,
+        message,
+    };
     let lead = text.len() - text.trim_start().len();
     let text_t = text.trim();
     let (mnemonic, rest) = match text_t.find(char::is_whitespace) {
@@ -255,7 +259,12 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     let ins_index = spec
         .instruction_by_name(&mnem_lower)
         .or_else(|| spec.instruction_by_name(base))
-        .ok_or_else(|| err(lead + 1, format!("unknown instruction `{mnemonic}` for {}", spec.generation)))?;
+        .ok_or_else(|| {
+            err(
+                lead + 1,
+                format!("unknown instruction `{mnemonic}` for {}", spec.generation),
+            )
+        })?;
     let rest_col = lead + mnemonic.len() + 1;
     let (operands, modifiers) = split_operands(rest, rest_col);
     let target = normalize(text_t);
@@ -273,7 +282,15 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         if first.split(' ').next() != target.split(' ').next() {
             continue;
         }
-        let ins = search(spec, form, start, &target, &target_tokens, &operands, &modifiers);
+        let ins = search(
+            spec,
+            form,
+            start,
+            &target,
+            &target_tokens,
+            &operands,
+            &modifiers,
+        );
         let printed = normalize(&disassemble(&ins));
         if printed == target {
             return Ok(canonicalize(spec, form, ins, &target));
@@ -287,7 +304,9 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     let (_, printed) = closest.unwrap_or((0, String::new()));
     let printed_tokens = tokens_of(&printed);
     let all: Vec<&Token> = operands.iter().chain(&modifiers).collect();
-    let bad = all.iter().find(|t| !printed_tokens.contains(&normalize(t.text)));
+    let bad = all
+        .iter()
+        .find(|t| !printed_tokens.contains(&normalize(t.text)));
     match bad {
         Some(t) => Err(err(
             t.column,
@@ -320,8 +339,15 @@ fn similarity(printed: &[String], target: &[String]) -> i64 {
         } else if bare_operand(p) == bare_operand(t) {
             // Closer the more decorations agree, so they can be set one at a time.
             let features = |x: &str| {
-                let negated = x.starts_with('-') && !x[1..].starts_with(|c: char| c.is_ascii_digit()) || x.starts_with("neg(");
-                [negated, x.contains('|') || x.contains("abs("), x.contains("sext("), x.ends_with(".h")]
+                let negated = x.starts_with('-')
+                    && !x[1..].starts_with(|c: char| c.is_ascii_digit())
+                    || x.starts_with("neg(");
+                [
+                    negated,
+                    x.contains('|') || x.contains("abs("),
+                    x.contains("sext("),
+                    x.ends_with(".h"),
+                ]
             };
             let (fp, ft) = (features(p), features(t));
             1000 + 300 * fp.iter().zip(&ft).filter(|(a, b)| a == b).count() as i64
@@ -386,7 +412,9 @@ fn numbers_in(tok: &str) -> Vec<i64> {
         let boundary = i == 0 || !bytes[i - 1].is_ascii_alphanumeric() || neg;
         if start < bytes.len() && bytes[start].is_ascii_digit() && boundary {
             let mut j = start;
-            while j < bytes.len() && (bytes[j].is_ascii_hexdigit() || bytes[j] == b'x' || bytes[j] == b'X') {
+            while j < bytes.len()
+                && (bytes[j].is_ascii_hexdigit() || bytes[j] == b'x' || bytes[j] == b'X')
+            {
                 j += 1;
             }
             if let Some(v) = parse_int(&tok[start..j]) {
@@ -410,7 +438,12 @@ fn mask_of(bits: u32) -> u64 {
 
 /// The starting point: operands placed positionally through their operand types, modifiers
 /// by field name. Whatever does not fit is left for the search.
-fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[Token]) -> Instruction {
+fn initial(
+    spec: &'static IsaSpec,
+    form: u16,
+    operands: &[Token],
+    modifiers: &[Token],
+) -> Instruction {
     let mut ins = Instruction::new(spec, form);
     let f = &spec.forms[form as usize];
     let enc = spec.encoding_of(form);
@@ -422,9 +455,16 @@ fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[T
             ins.set_field(k, v);
         }
     }
-    let literal_field = enc.fields.iter().position(|x| x.name.starts_with("LITERAL"));
+    let literal_field = enc
+        .fields
+        .iter()
+        .position(|x| x.name.starts_with("LITERAL"));
     let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
-    let explicit: Vec<&OperandInfo> = f.operands.iter().filter(|o| !o.implicit && o.field.is_some()).collect();
+    let explicit: Vec<&OperandInfo> = f
+        .operands
+        .iter()
+        .filter(|o| !o.implicit && o.field.is_some())
+        .collect();
     for (tok, info) in operands.iter().zip(&explicit) {
         let field = info.field.unwrap_or_default() as usize;
         let (bare, _) = bare_operand(tok.text);
@@ -454,10 +494,17 @@ fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[T
             Some((n, v)) => (n, parse_int(v).unwrap_or(0)),
             None => (m.text, 1),
         };
-        let field_named = |n: &str| enc.fields.iter().position(|x| x.name.eq_ignore_ascii_case(n));
+        let field_named = |n: &str| {
+            enc.fields
+                .iter()
+                .position(|x| x.name.eq_ignore_ascii_case(n))
+        };
         if let Some(field) = field_named(name) {
             ins.set_field(field, value as u64);
-        } else if let (Some(lo), Some(hi)) = (field_named(&format!("{name}0")), field_named(&format!("{name}1"))) {
+        } else if let (Some(lo), Some(hi)) = (
+            field_named(&format!("{name}0")),
+            field_named(&format!("{name}1")),
+        ) {
             let w = enc.fields[lo].width();
             ins.set_field(lo, value as u64 & mask_of(w));
             ins.set_field(hi, (value as u64) >> w);
@@ -470,7 +517,12 @@ fn initial(spec: &'static IsaSpec, form: u16, operands: &[Token], modifiers: &[T
 /// does not show are zero (or their required value) — each field that can go back to zero
 /// without changing the text does. Larger fields first, so that a mode bit is not cleared
 /// while the field it qualifies still holds a value.
-fn canonicalize(spec: &'static IsaSpec, form: u16, mut ins: Instruction, target: &str) -> Instruction {
+fn canonicalize(
+    spec: &'static IsaSpec,
+    form: u16,
+    mut ins: Instruction,
+    target: &str,
+) -> Instruction {
     let enc = spec.encoding_of(form);
     let f = &spec.forms[form as usize];
     let mut order: Vec<usize> = (0..enc.fields.len()).collect();
@@ -478,7 +530,10 @@ fn canonicalize(spec: &'static IsaSpec, form: u16, mut ins: Instruction, target:
     for k in order {
         let field = &enc.fields[k];
         let m = field.mask();
-        if enc.op_field == Some(k as u8) || (m & enc.mask == m && m != 0) || f.hints.iter().any(|h| h.0 as usize == k) {
+        if enc.op_field == Some(k as u8)
+            || (m & enc.mask == m && m != 0)
+            || f.hints.iter().any(|h| h.0 as usize == k)
+        {
             continue;
         }
         let want = crate::canonical::required_field_value(spec, f, field.name).unwrap_or(0);
@@ -519,15 +574,25 @@ fn search(
     let f = &spec.forms[form as usize];
     let score_of = |ins: &Instruction| -> (bool, i64) {
         let printed = normalize(&disassemble(ins));
-        (printed == target, similarity(&tokens_of(&printed), target_tokens))
+        (
+            printed == target,
+            similarity(&tokens_of(&printed), target_tokens),
+        )
     };
     let (done, mut best) = score_of(&ins);
     if done {
         return ins;
     }
-    let literal_field = enc.fields.iter().position(|x| x.name.starts_with("LITERAL"));
+    let literal_field = enc
+        .fields
+        .iter()
+        .position(|x| x.name.starts_with("LITERAL"));
     let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
-    let numbers: Vec<i64> = operands.iter().chain(modifiers).flat_map(|t| numbers_in(t.text)).collect();
+    let numbers: Vec<i64> = operands
+        .iter()
+        .chain(modifiers)
+        .flat_map(|t| numbers_in(t.text))
+        .collect();
     let hinted: Vec<usize> = f.hints.iter().map(|h| h.0 as usize).collect();
     let required = |name: &str| crate::canonical::required_field_value(spec, f, name).is_some();
 
@@ -536,13 +601,18 @@ fn search(
     let mut candidates: Vec<(usize, Option<&crate::tables::FieldInfo>, Vec<u64>)> = Vec::new();
     for (k, field) in enc.fields.iter().enumerate() {
         let m = field.mask();
-        if enc.op_field == Some(k as u8) || (m & enc.mask == m && m != 0) || hinted.contains(&k) || required(field.name) {
+        if enc.op_field == Some(k as u8)
+            || (m & enc.mask == m && m != 0)
+            || hinted.contains(&k)
+            || required(field.name)
+        {
             continue;
         }
         let w = field.width();
         let mut vals: Vec<u64> = Vec::new();
         let operand = f.operands.iter().find(|o| o.field == Some(k as u8));
-        let typed = operand.and_then(|o| o.operand_type.map(|t| (o, &spec.operand_types[t as usize])));
+        let typed =
+            operand.and_then(|o| o.operand_type.map(|t| (o, &spec.operand_types[t as usize])));
         if field.name.starts_with("LITERAL") {
             for &n in &numbers {
                 vals.push(n as u64 & mask_of(w));
@@ -559,9 +629,16 @@ fn search(
                     p => format!("{p}{first}"),
                 });
                 // An accumulation register may be a VGPR number with the ACC bit set.
-                let as_vgpr = bare.strip_prefix('a').map(|r| format!("v{r}")).unwrap_or_default();
+                let as_vgpr = bare
+                    .strip_prefix('a')
+                    .map(|r| format!("v{r}"))
+                    .unwrap_or_default();
                 let single_info = OperandInfo { size: 32, ..*info };
-                for (t, i) in [(bare.to_string(), info), (first.unwrap_or_default(), &single_info), (as_vgpr, info)] {
+                for (t, i) in [
+                    (bare.to_string(), info),
+                    (first.unwrap_or_default(), &single_info),
+                    (as_vgpr, info),
+                ] {
                     if let Ok((v, _)) = operand_value(spec, &t, ty, i, literal_bits) {
                         vals.push(v);
                         // A narrower field than the type's codes (SDWA's 8-bit VGPR number
@@ -580,7 +657,12 @@ fn search(
             vals.push(0);
             // AMD types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the 8-bit VGPR
             // type whose v0 is 0; in a 9-bit source field VGPRs are 256 + n.
-            if w == 9 && ty.runs.iter().any(|r| r.prefix == "v" && r.first_value == 0) {
+            if w == 9
+                && ty
+                    .runs
+                    .iter()
+                    .any(|r| r.prefix == "v" && r.first_value == 0)
+            {
                 let vgprs: Vec<u64> = vals.iter().filter(|&&v| v < 256).map(|v| v + 256).collect();
                 vals.extend(vgprs);
             }
@@ -606,11 +688,21 @@ fn search(
             }
             // A bracketed list packed into equal slices, first element lowest (`dpp8:[...]`).
             for tok in modifiers.iter().chain(operands) {
-                if let Some(list) = tok.text.split_once('[').and_then(|(_, r)| r.strip_suffix(']')) {
-                    let items: Vec<u64> = list.split(',').filter_map(|x| parse_int(x.trim())).map(|x| x as u64).collect();
-                    if !items.is_empty() && w as usize % items.len() == 0 {
+                if let Some(list) = tok
+                    .text
+                    .split_once('[')
+                    .and_then(|(_, r)| r.strip_suffix(']'))
+                {
+                    let items: Vec<u64> = list
+                        .split(',')
+                        .filter_map(|x| parse_int(x.trim()))
+                        .map(|x| x as u64)
+                        .collect();
+                    if !items.is_empty() && (w as usize).is_multiple_of(items.len()) {
                         let each = w as usize / items.len();
-                        vals.push(items.iter().enumerate().fold(0u64, |acc, (i, &x)| acc | (x & mask_of(each as u32)) << (i * each)));
+                        vals.push(items.iter().enumerate().fold(0u64, |acc, (i, &x)| {
+                            acc | (x & mask_of(each as u32)) << (i * each)
+                        }));
                     }
                 }
             }

@@ -9,23 +9,38 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
     let instruction = spec.instructions[form.instruction as usize].name;
     let uses_field = || {
         let enc = &spec.encodings[form.encoding as usize];
-        form.operands
-            .iter()
-            .any(|o| o.field.is_some_and(|f| enc.fields[f as usize].name == field))
+        form.operands.iter().any(|o| {
+            o.field
+                .is_some_and(|f| enc.fields[f as usize].name == field)
+        })
     };
     let has_vgpr_operand = || {
         form.operands.iter().filter(|o| o.field.is_some()).any(|o| {
-            o.operand_type
-                .is_some_and(|t| spec.operand_types[t as usize].runs.iter().any(|r| r.prefix == "v"))
+            o.operand_type.is_some_and(|t| {
+                spec.operand_types[t as usize]
+                    .runs
+                    .iter()
+                    .any(|r| r.prefix == "v")
+            })
         })
     };
     match field {
         // GWS and ordered-count instructions always address GDS; the lane permutes never do.
         "GDS" if instruction.starts_with("DS_GWS_") || instruction == "DS_ORDERED_COUNT" => Some(1),
-        "GDS" if instruction.starts_with("DS_PERMUTE_") || instruction.starts_with("DS_BPERMUTE_") => Some(0),
+        "GDS"
+            if instruction.starts_with("DS_PERMUTE_")
+                || instruction.starts_with("DS_BPERMUTE_") =>
+        {
+            Some(0)
+        }
         // V_CMPX writes EXEC: in VOP3 forms LLVM (and AMD's examples) put EXEC_LO's code in
         // the destination field, which the disassembly does not show.
-        "VDST" if instruction.starts_with("V_CMPX") && spec.encodings[form.encoding as usize].name.contains("VOP3") => exec_lo(spec),
+        "VDST"
+            if instruction.starts_with("V_CMPX")
+                && spec.encodings[form.encoding as usize].name.contains("VOP3") =>
+        {
+            exec_lo(spec)
+        }
         // The accumulation-register bit only means something for VGPR operands.
         "ACC" if !has_vgpr_operand() => Some(0),
         // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
@@ -34,7 +49,13 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         // LDS selects the LDS-DMA loads, separate instructions (`*_LDS_*`) in LLVM.
         "LDS" if !instruction.contains("_LDS") => Some(0),
         // SVE says a scratch access has a VGPR offset; other segments have it zero.
-        "SVE" if !spec.encodings[form.encoding as usize].name.contains("SCRATCH") => Some(0),
+        "SVE"
+            if !spec.encodings[form.encoding as usize]
+                .name
+                .contains("SCRATCH") =>
+        {
+            Some(0)
+        }
         _ => None,
     }
 }
