@@ -8,6 +8,17 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo:rerun-if-env-changed={}", specdir::SPEC_DIR_VAR);
     println!("cargo:rerun-if-changed=build.rs");
+    // The executors are generated from the pseudocode (AMD's, the project's overrides and
+    // fixture kernels) and call the runtime helpers listed in exec/helpers.rs.
+    println!("cargo:rerun-if-env-changed={}", specdir::PCODE_DIR_VAR);
+    for p in [
+        specdir::pcode_dir().path,
+        isa_gen::emit::exec::source::overrides_dir(),
+        isa_gen::emit::exec::source::kernels_dir(),
+        std::path::PathBuf::from("src/exec/helpers.rs"),
+    ] {
+        println!("cargo:rerun-if-changed={}", p.display());
+    }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let dir = specdir::xml_dir();
     println!("cargo:rerun-if-changed={}", dir.path.display());
@@ -27,6 +38,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", fixture_dir.display());
     let mut fixture_mods = String::new();
     let mut fixture_list = Vec::new();
+    let mut fixture_exec = Vec::new();
     if std::env::var_os("CARGO_FEATURE_FIXTURES").is_some() {
         let fixtures = model::load_dir(&fixture_dir).unwrap_or_default();
         for spec in &fixtures {
@@ -37,6 +49,7 @@ fn main() {
             std::fs::write(out.join(format!("fixture_{g}.rs")), generated.code)
                 .expect("write generated code");
             fixture_list.push(format!("&{g}::ISA"));
+            fixture_exec.push(format!("(Some(&{g}::ISA), &{g}::EXEC)"));
             fixture_mods.push_str(&format!(
                 "#[allow(clippy::all, unused_parens)]\npub mod {g} {{ include!(concat!(env!(\"OUT_DIR\"), \"/fixture_{g}.rs\")); }}\n"
             ));
@@ -45,6 +58,10 @@ fn main() {
     fixture_mods.push_str(&format!(
         "/// Every fixture spec.\npub fn specs() -> Vec<&'static crate::IsaSpec> {{ vec![{}] }}\n",
         fixture_list.join(", ")
+    ));
+    fixture_mods.push_str(&format!(
+        "/// Every fixture spec with its generated executors.\npub fn executors() -> Vec<(Option<&'static crate::IsaSpec>, &'static crate::exec_gen::GeneratedExec)> {{ vec![{}] }}\n",
+        fixture_exec.join(", ")
     ));
     std::fs::write(out.join("fixtures.rs"), fixture_mods).expect("write fixtures module");
 

@@ -12,6 +12,7 @@ pub mod canonical;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
+pub mod exec_gen;
 pub mod operand;
 pub mod overrides;
 pub mod tables;

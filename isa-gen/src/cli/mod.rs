@@ -13,6 +13,7 @@ macro_rules! outln {
 }
 
 pub mod emit;
+pub mod exec;
 pub mod pcode;
 pub mod spec;
 
@@ -39,6 +40,9 @@ pub enum Command {
     /// AMD's pseudocode: coverage report and typed IR of single entries.
     #[command(subcommand)]
     Pcode(pcode::PcodeCommand),
+    /// Generated executors: coverage per generation, provenance, unsupported with reasons.
+    #[command(subcommand)]
+    Exec(exec::ExecCommand),
 }
 
 pub fn main() -> ExitCode {
@@ -49,5 +53,6 @@ pub fn main() -> ExitCode {
         Command::Check(a) => spec::check(a),
         Command::Emit(a) => emit::run(a),
         Command::Pcode(cmd) => pcode::run(cmd),
+        Command::Exec(cmd) => exec::run(cmd),
     }
 }

@@ -1,0 +1,159 @@
+//! `isa-gen exec report`: which instructions get executors, from which semantics, and why the
+//! others are unsupported.
+
+use crate::emit::exec::{executors, ExecReport, Semantics, Status};
+use crate::specdir::{self, Source};
+use crate::{model, Generation};
+use clap::Subcommand;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Subcommand)]
+pub enum ExecCommand {
+    /// Coverage per generation: executors / instructions, unsupported by reason, provenance.
+    Report {
+        /// Only this generation.
+        #[arg(long)]
+        arch: Option<Generation>,
+        /// Print JSON: an array of reports `{ generation, spec_file, pcode_source,
+        /// instructions, generated, overrides, builtins, unsupported, problems, entries:
+        /// [{ instruction, status, provenance, reason, families, unsupported_forms }] }`.
+        #[arg(long)]
+        json: bool,
+        /// Report on the project's fixture specs (spec/fixtures/xml) instead of the resolved
+        /// spec directory.
+        #[arg(long)]
+        fixtures: bool,
+        /// Read the XML specs from this directory.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// List every instruction, not only the unsupported ones.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+pub fn run(cmd: ExecCommand) -> ExitCode {
+    match cmd {
+        ExecCommand::Report {
+            arch,
+            json,
+            fixtures,
+            dir,
+            all,
+        } => report(arch, json, fixtures, dir, all),
+    }
+}
+
+fn report(
+    arch: Option<Generation>,
+    json: bool,
+    fixtures: bool,
+    dir: Option<PathBuf>,
+    all: bool,
+) -> ExitCode {
+    let dir = match (dir, fixtures) {
+        (Some(d), _) => d,
+        (None, true) => specdir::fixture_xml_dir(),
+        (None, false) => specdir::xml_dir().path,
+    };
+    let specs = match model::load_dir(&dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let pdir = specdir::pcode_dir();
+    let sem = if pdir.source == Source::Fixture {
+        Semantics::load_from(
+            None,
+            &crate::emit::exec::source::overrides_dir(),
+            &crate::emit::exec::source::kernels_dir(),
+        )
+    } else {
+        Semantics::load()
+    };
+    let reports: Vec<ExecReport> = specs
+        .iter()
+        .filter(|s| arch.is_none() || s.generation == arch)
+        .map(|s| executors(s, &sem).report)
+        .collect();
+    if reports.is_empty() {
+        eprintln!("error: no spec for that generation in {}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    if json {
+        match serde_json::to_string_pretty(&reports) {
+            Ok(t) => outln!("{t}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    outln!("specs from {}", dir.display());
+    outln!("{}", sem.pcode_source);
+    for p in &sem.problems {
+        outln!("problem: {p}");
+    }
+    outln!(
+        "{:<9} {:>6} {:>9} {:>9} {:>8} {:>8} {:>11}",
+        "gen",
+        "instr",
+        "executors",
+        "generated",
+        "override",
+        "builtin",
+        "unsupported"
+    );
+    for r in &reports {
+        outln!(
+            "{:<9} {:>6} {:>9} {:>9} {:>8} {:>8} {:>11}",
+            r.generation,
+            r.instructions,
+            r.implemented(),
+            r.generated,
+            r.overrides,
+            r.builtins,
+            r.unsupported
+        );
+    }
+    for r in &reports {
+        outln!("");
+        outln!(
+            "{} ({}): {} of {} instructions have executors",
+            r.generation,
+            r.spec_file,
+            r.implemented(),
+            r.instructions
+        );
+        outln!("  provenance:");
+        for (p, n) in r.by_provenance() {
+            outln!("    {n:>5}  {p}");
+        }
+        let unsupported = r.unsupported_by_reason();
+        if !unsupported.is_empty() {
+            outln!("  unsupported, by reason:");
+            for (why, n) in unsupported {
+                outln!("    {n:>5}  {why}");
+            }
+        }
+        for e in &r.entries {
+            if all || e.status == Status::Unsupported || !e.unsupported_forms.is_empty() {
+                outln!(
+                    "  {:<11} {:<34} {:<28} {}",
+                    e.status.name(),
+                    e.instruction,
+                    e.provenance,
+                    e.reason
+                );
+                for f in &e.unsupported_forms {
+                    outln!("  {:<11} {:<34} form {f}", "", "");
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

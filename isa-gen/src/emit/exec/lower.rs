@@ -1,0 +1,1999 @@
+//! Lowering one entry's typed IR (`pcode::ir`) to the body of an `ExecFn`.
+//!
+//! Values: every IR type maps to a Rust type ([`Rt`]): `bool`; integers and bit strings to
+//! the smallest of `u8..u128` / `i8..i128` that holds them (a width that is not a Rust width,
+//! such as `u24` or `i4`, is kept normalised: zero- or sign-extended in its container); f16,
+//! f32, f64, bf16 to the runtime's exact float types (arithmetic through
+//! `exec::float`, with MODE's rounding and denormal controls); fp8/bf8/fp6/fp4 to their bits in
+//! a `u8` (only conversions apply to them). Bit manipulation goes through `u128`.
+//!
+//! Execution: scalar families run the body once; vector families run it once per active lane
+//! (`laneId` = the lane), reading sources loaded for all lanes before the loop and writing
+//! destinations after it, as the hardware does. A vector entry that names other lanes'
+//! registers (`VGPR[i][ADDR]`, `VGPR[lane][SRC0]`: `DS_BPERMUTE_B32`,
+//! `V_READFIRSTLANE_B32`) runs once for the wave, as written. Operands that are written are
+//! local values (loaded from the register when the entry reads them or writes only part of
+//! them) stored when the lane or instruction ends; memory, EXEC, SCC, M0 and the other wave
+//! state are read and written where the pseudocode does.
+
+use super::binding::{resolve, Family, FormBinding, NameRef, Role};
+use crate::pcode::ast::{AssignOp, BinOp, UnOp};
+use crate::pcode::ir::{
+    ConvKind, Expr, ExprKind, Ir, LambdaInstance, Place, PlaceKind, Space, Stmt,
+};
+use crate::pcode::types::{Kind, Ty};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// How the body runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExecMode {
+    /// Once (scalar families).
+    Scalar,
+    /// Once per active lane.
+    Lane,
+    /// Once for the whole wave, naming lanes explicitly.
+    Wave,
+}
+
+/// What the lowering needs to know about the instruction.
+pub(crate) struct Ctx<'a> {
+    pub name: &'a str,
+    pub family: Family,
+    pub forms: &'a [FormBinding],
+    pub ir: &'a Ir,
+}
+
+type Res<T> = Result<T, String>;
+
+/// The Rust representation of a value type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rt {
+    Bool,
+    /// Unsigned container of this many bits.
+    U(u32),
+    /// Signed container.
+    I(u32),
+    /// f16, f32, f64.
+    F(u32),
+    Bf16,
+}
+
+fn container(width: u32) -> Res<u32> {
+    Ok(match width {
+        0..=8 => 8,
+        9..=16 => 16,
+        17..=32 => 32,
+        33..=64 => 64,
+        65..=128 => 128,
+        _ => {
+            return Err(format!(
+                "values of {width} bits (wider than 128) are not supported"
+            ))
+        }
+    })
+}
+
+fn rt_of(ty: Ty) -> Res<Rt> {
+    Ok(match ty.kind {
+        Kind::Bool => Rt::Bool,
+        Kind::Unsigned | Kind::Bits => Rt::U(container(ty.width)?),
+        Kind::Signed => Rt::I(container(ty.width)?),
+        Kind::Float if matches!(ty.width, 16 | 32 | 64) => Rt::F(ty.width),
+        Kind::BFloat if ty.width == 16 => Rt::Bf16,
+        // fp8, bf8, fp6, bf6, fp4: their bits.
+        Kind::Float | Kind::BFloat => Rt::U(8),
+    })
+}
+
+fn is_small_float(ty: Ty) -> bool {
+    ty.is_float() && rt_of(ty) == Ok(Rt::U(8))
+}
+
+fn rt_tokens(rt: Rt) -> TokenStream {
+    match rt {
+        Rt::Bool => quote!(bool),
+        Rt::U(c) => {
+            let i = format_ident!("u{}", c);
+            quote!(#i)
+        }
+        Rt::I(c) => {
+            let i = format_ident!("i{}", c);
+            quote!(#i)
+        }
+        Rt::F(16) => quote!(F16),
+        Rt::F(32) => quote!(F32),
+        Rt::F(_) => quote!(F64),
+        Rt::Bf16 => quote!(BF16),
+    }
+}
+
+fn ty_tokens(ty: Ty) -> Res<TokenStream> {
+    Ok(rt_tokens(rt_of(ty)?))
+}
+
+/// An integer literal of a container type.
+fn int_lit(v: i128, rt: Rt) -> TokenStream {
+    match rt {
+        Rt::Bool => {
+            if v != 0 {
+                quote!(true)
+            } else {
+                quote!(false)
+            }
+        }
+        Rt::U(c) => {
+            let v = (v as u128) & mask(c);
+            let l = match c {
+                8 => Literal::u8_suffixed(v as u8),
+                16 => Literal::u16_suffixed(v as u16),
+                32 => Literal::u32_suffixed(v as u32),
+                64 => Literal::u64_suffixed(v as u64),
+                _ => Literal::u128_suffixed(v),
+            };
+            quote!(#l)
+        }
+        Rt::I(c) => {
+            let l = match c {
+                8 => Literal::i8_suffixed(v as i8),
+                16 => Literal::i16_suffixed(v as i16),
+                32 => Literal::i32_suffixed(v as i32),
+                64 => Literal::i64_suffixed(v as i64),
+                _ => Literal::i128_suffixed(v),
+            };
+            quote!((#l))
+        }
+        Rt::F(_) | Rt::Bf16 => quote!(compile_error!("integer literal of a float type")),
+    }
+}
+
+fn mask(bits: u32) -> u128 {
+    if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+fn u128_lit(v: u128) -> TokenStream {
+    let l = Literal::u128_suffixed(v);
+    quote!(#l)
+}
+
+fn u32_lit(v: u32) -> TokenStream {
+    let l = Literal::u32_suffixed(v);
+    quote!(#l)
+}
+
+fn sext_const(v: u128, width: u32) -> i128 {
+    if width == 0 || width >= 128 {
+        return v as i128;
+    }
+    let s = 128 - width;
+    ((v << s) as i128) >> s
+}
+
+/// `x` (of `ty`) as `u128` bits; signed values sign-extended, floats by their bits.
+fn to_bits(x: TokenStream, ty: Ty) -> Res<TokenStream> {
+    Ok(match rt_of(ty)? {
+        Rt::Bool | Rt::U(_) => quote!(((#x) as u128)),
+        Rt::I(_) => quote!(((#x) as i128 as u128)),
+        Rt::F(_) | Rt::Bf16 => quote!(((#x).0 as u128)),
+    })
+}
+
+/// `u128` bits as a value of `ty` (its low `ty.width` bits).
+fn from_bits(b: TokenStream, ty: Ty) -> Res<TokenStream> {
+    let rt = rt_of(ty)?;
+    let t = rt_tokens(rt);
+    Ok(match rt {
+        Rt::Bool => quote!((((#b) & 1) != 0)),
+        Rt::U(c) if c == ty.width || is_small_float(ty) && ty.width == 8 => quote!(((#b) as #t)),
+        Rt::U(_) => {
+            let m = u128_lit(mask(ty.width));
+            quote!((((#b) & #m) as #t))
+        }
+        Rt::I(c) if c == ty.width => quote!(((#b) as #t)),
+        Rt::I(_) => {
+            let w = u32_lit(ty.width);
+            quote!((rt::sext((#b) as i128, #w) as #t))
+        }
+        Rt::F(16) => quote!(F16((#b) as u16)),
+        Rt::F(32) => quote!(F32((#b) as u32)),
+        Rt::F(_) => quote!(F64((#b) as u64)),
+        Rt::Bf16 => quote!(BF16((#b) as u16)),
+    })
+}
+
+/// Keeps an integer of a non-Rust width normalised.
+fn norm(x: TokenStream, ty: Ty) -> Res<TokenStream> {
+    Ok(match rt_of(ty)? {
+        Rt::U(c) if c != ty.width => {
+            let m = int_lit(mask(ty.width) as i128, Rt::U(c));
+            quote!(((#x) & #m))
+        }
+        Rt::I(c) if c != ty.width => {
+            let t = rt_tokens(Rt::I(c));
+            let w = u32_lit(ty.width);
+            quote!((rt::sext((#x) as i128, #w) as #t))
+        }
+        _ => x,
+    })
+}
+
+fn float_rt(ty: Ty) -> bool {
+    matches!(rt_of(ty), Ok(Rt::F(_) | Rt::Bf16))
+}
+
+fn env(ty: Ty) -> Res<TokenStream> {
+    let t = ty_tokens(ty)?;
+    Ok(quote!(w.mode.env::<#t>()))
+}
+
+/// What the entry does with an operand role.
+#[derive(Clone, Debug, Default)]
+struct RoleUse {
+    /// Widths it is read at as a value.
+    reads: BTreeSet<u32>,
+    /// Read as a register number (`VGPR[i][ADDR]`).
+    as_reg: bool,
+    written: bool,
+    /// Written with less than a whole register somewhere (needs the old value).
+    partial: bool,
+    /// A bit written at `laneId` (a lane mask).
+    lane_bit: bool,
+    /// Read as a float source (modifiers apply).
+    float_read: bool,
+    /// D0 written whole with an integer type (an integer result).
+    int_result: bool,
+}
+
+/// One lowering (the main body, or a lambda's).
+pub(crate) struct Lower<'a> {
+    cx: &'a Ctx<'a>,
+    pub mode: ExecMode,
+    in_lambda: bool,
+    locals: HashMap<String, (Ty, Option<u32>)>,
+    roles: BTreeMap<Role, RoleUse>,
+    /// VCC in a vector ALU lane loop: a local (read, written, lane-bit written).
+    vcc: (bool, bool, bool),
+    pc: (bool, bool),
+    lambdas: Vec<Option<TokenStream>>,
+    uses_s2: bool,
+    /// Roles the entry writes (known after a first pass over the body): reads of them come
+    /// from their local value.
+    known_written: BTreeSet<Role>,
+}
+
+impl<'a> Lower<'a> {
+    pub fn new(cx: &'a Ctx<'a>, mode: ExecMode) -> Lower<'a> {
+        let uses_s2 = mentions_name(&cx.ir.body, &["S2", "SRC2"])
+            || cx
+                .ir
+                .lambdas
+                .iter()
+                .any(|l| mentions_name(&l.body, &["S2", "SRC2"]));
+        Lower {
+            cx,
+            mode,
+            in_lambda: false,
+            locals: HashMap::new(),
+            roles: BTreeMap::new(),
+            vcc: (false, false, false),
+            pc: (false, false),
+            lambdas: vec![None; cx.ir.lambdas.len()],
+            uses_s2,
+            known_written: BTreeSet::new(),
+        }
+    }
+
+    fn lane_mode(&self) -> bool {
+        self.mode == ExecMode::Lane && !self.in_lambda
+    }
+
+    /// VCC is an operand-dependent local in vector ALU lane loops (VOP3 forms name it).
+    fn vcc_local(&self) -> bool {
+        self.lane_mode() && self.cx.family.is_valu()
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The whole executor
+
+    /// The executor's body: prologue, the statements (per lane or once), epilogue.
+    pub fn executor(mut self) -> Res<(TokenStream, Vec<Role>)> {
+        for l in &self.cx.ir.locals {
+            self.locals.insert(l.name.clone(), (l.ty, l.len));
+        }
+        // First pass: which roles are written; second pass: the code.
+        self.block(&self.cx.ir.body)?;
+        self.known_written = self
+            .roles
+            .iter()
+            .filter(|(_, u)| u.written)
+            .map(|(r, _)| *r)
+            .collect();
+        self.roles.clear();
+        self.vcc = (false, false, false);
+        self.pc = (false, false);
+        self.lambdas = vec![None; self.cx.ir.lambdas.len()];
+        let body = self.block(&self.cx.ir.body)?;
+        let locals = self.declare_locals(&self.cx.ir.locals)?;
+        let lambdas: Vec<TokenStream> = self.lambdas.iter().flatten().cloned().collect();
+        let family = self.cx.family;
+
+        let mut pro = TokenStream::new();
+        let mut lane_pro = TokenStream::new();
+        let mut lane_epi = TokenStream::new();
+        let mut epi = TokenStream::new();
+        if family.is_valu() {
+            pro.extend(quote!(let m = rt::Mods::read(d, b)?;));
+            let int_result = self.roles.get(&Role::D0).is_some_and(|u| u.int_result);
+            if int_result {
+                pro.extend(quote!(m.int_out(d)?;));
+            }
+        }
+        if self.pc.0 || self.pc.1 {
+            pro.extend(quote!(let mut pc: u64 = w.pc; let mut jump = false;));
+        }
+        if self.mode == ExecMode::Lane {
+            pro.extend(quote!(let exec = w.exec_mask();));
+        }
+        let roles: Vec<(Role, RoleUse)> = self.roles.iter().map(|(r, u)| (*r, u.clone())).collect();
+        for (role, u) in &roles {
+            self.role_code(*role, u, &mut pro, &mut lane_pro, &mut lane_epi, &mut epi)?;
+        }
+        if self.vcc_local() && (self.vcc.0 || self.vcc.1) {
+            let from_s2 = family == Family::Vop3 && !self.uses_s2;
+            let init = if from_s2 {
+                quote!(if b.has(rt::role::S2) {
+                    rt::read_scalar(w, b.op(d, rt::role::S2)?, 64, false)?
+                } else {
+                    w.vcc as u128
+                })
+            } else {
+                quote!((w.vcc as u128))
+            };
+            pro.extend(quote!(let mut o_vcc: u128 = #init;));
+            if self.vcc.2 {
+                pro.extend(quote!(o_vcc &= !((!exec & w.lane_mask()) as u128);));
+            }
+            if self.vcc.1 {
+                epi.extend(quote!(if b.has(rt::role::D1) {
+                    let bits = b.write_bits(w, rt::role::D1);
+                    rt::write_scalar(w, b.op(d, rt::role::D1)?, bits, o_vcc)?;
+                } else {
+                    w.vcc = o_vcc as u64;
+                }));
+            }
+        } else if self.vcc.2 && self.mode == ExecMode::Lane {
+            pro.extend(quote!(w.vcc &= !(!exec & w.lane_mask());));
+        }
+        let run = match self.mode {
+            ExecMode::Lane => quote! {
+                for lane in LaneIter(exec) {
+                    #locals
+                    #lane_pro
+                    'body: {
+                        #body
+                    }
+                    #lane_epi
+                }
+            },
+            _ => quote! {
+                #locals
+                'body: {
+                    #body
+                }
+            },
+        };
+        let flow = if self.pc.1 {
+            quote!(Ok(if jump { Flow::Jump(pc) } else { Flow::Next }))
+        } else {
+            quote!(Ok(Flow::Next))
+        };
+        // Roles the form must have: everything fetched with `?`.
+        let required: Vec<Role> = self
+            .roles
+            .iter()
+            .filter(|(r, u)| !(**r == Role::Vdst && !u.as_reg && u.reads.is_empty()))
+            .map(|(r, _)| *r)
+            .collect();
+        Ok((
+            quote! {
+                #(#lambdas)*
+                let b = rt::Binding::of(d, &BINDINGS)?;
+                #pro
+                #run
+                #epi
+                #flow
+            },
+            required,
+        ))
+    }
+
+    fn declare_locals(&self, locals: &[crate::pcode::ir::Local]) -> Res<TokenStream> {
+        let mut out = TokenStream::new();
+        for l in locals {
+            let name = local_ident(&l.name);
+            let zero = zero_of(l.ty)?;
+            let t = ty_tokens(l.ty)?;
+            match l.len {
+                Some(n) => {
+                    let n = n as usize;
+                    out.extend(quote!(let mut #name: [#t; #n] = [#zero; #n];));
+                }
+                None => out.extend(quote!(let mut #name: #t = #zero;)),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Fetching, loading and storing one role's operand.
+    fn role_code(
+        &self,
+        role: Role,
+        u: &RoleUse,
+        pro: &mut TokenStream,
+        lane_pro: &mut TokenStream,
+        lane_epi: &mut TokenStream,
+        epi: &mut TokenStream,
+    ) -> Res<()> {
+        let rid = format_ident!("{}", role.ident());
+        let r = format_ident!("r_{}", role.ident().to_ascii_lowercase());
+        let o = format_ident!("o_{}", role.ident().to_ascii_lowercase());
+        let vector = u.written && is_output(role) && self.role_is_vector(role)?;
+        // Returned memory data may be absent (a form without VDST): its writes are dropped.
+        let optional = role == Role::Vdst && !u.as_reg && u.reads.is_empty();
+        if optional {
+            pro.extend(quote!(let #r = b.op(d, rt::role::#rid).ok();));
+        } else {
+            pro.extend(quote!(let #r = b.op(d, rt::role::#rid)?;));
+        }
+        let f64 = quote!(b.is_f64(rt::role::#rid));
+        if !u.written {
+            if self.mode == ExecMode::Lane {
+                for class in read_classes(&u.reads) {
+                    let p = format_ident!("p_{}_{}", role.ident().to_ascii_lowercase(), class);
+                    let load = match class {
+                        16 | 32 => {
+                            let c = u32_lit(class);
+                            quote!(rt::lanes_b32(w, #r, #c)?)
+                        }
+                        _ => quote!(rt::lanes_b64(w, #r, #f64)?),
+                    };
+                    pro.extend(quote!(let #p = #load;));
+                }
+            }
+            return Ok(());
+        }
+        let needs_old = u.partial || !u.reads.is_empty();
+        let size = quote!((b.sizes[rt::role::#rid] as u32));
+        if !is_output(role) {
+            // The pseudocode uses an input operand's name as a variable (`ADDR = S0.u32`):
+            // a local copy, never written back.
+            let init = if self.mode == ExecMode::Lane {
+                quote!(rt::read_lane(w, #r, lane, #size, #f64)?)
+            } else {
+                quote!(rt::read_scalar(w, #r, #size, #f64)?)
+            };
+            if self.mode == ExecMode::Lane {
+                lane_pro.extend(quote!(let mut #o: u128 = #init;));
+            } else {
+                pro.extend(quote!(let mut #o: u128 = #init;));
+            }
+            return Ok(());
+        }
+        if vector && self.mode == ExecMode::Lane {
+            let dw = self.max_dwords(role).max(1) as usize;
+            let arr = format_ident!("a_{}", role.ident().to_ascii_lowercase());
+            pro.extend(quote!(let mut #arr = [[0u32; MAX_LANES]; #dw];));
+            let init = if needs_old {
+                if optional {
+                    quote!(match #r { Some(s) => rt::read_lane(w, s, lane, #size, false)?, None => 0 })
+                } else {
+                    quote!(rt::read_lane(w, #r, lane, #size, false)?)
+                }
+            } else {
+                quote!(0u128)
+            };
+            lane_pro.extend(quote!(let mut #o: u128 = #init;));
+            lane_epi.extend(quote!(
+                for k in 0..#dw {
+                    #arr[k][lane] = (#o >> (32 * k)) as u32;
+                }
+            ));
+            let store = quote!(
+                let n = (#size.div_ceil(32).max(1) as usize).min(#dw);
+                for k in 0..n {
+                    rt::store_lanes(w, s, k as u32, &#arr[k], exec)?;
+                }
+            );
+            if optional {
+                epi.extend(quote!(if let Some(s) = #r { #store }));
+            } else {
+                epi.extend(quote!({ let s = #r; #store }));
+            }
+            return Ok(());
+        }
+        if vector {
+            return Err(format!(
+                "writes the vector operand {} outside a lane loop",
+                role.ident()
+            ));
+        }
+        // A scalar destination: one value for the wave.
+        let init = if needs_old {
+            let get = |s: TokenStream| quote!(rt::read_scalar(w, #s, #size, false)?);
+            if optional {
+                let g = get(quote!(s));
+                quote!(match #r { Some(s) => #g, None => 0 })
+            } else {
+                get(quote!(#r))
+            }
+        } else {
+            quote!(0u128)
+        };
+        pro.extend(quote!(let mut #o: u128 = #init;));
+        if u.lane_bit && self.mode == ExecMode::Lane {
+            pro.extend(quote!(#o &= !((!exec & w.lane_mask()) as u128);));
+        }
+        let store =
+            quote!(let bits = b.write_bits(w, rt::role::#rid); rt::write_scalar(w, s, bits, #o)?;);
+        if optional {
+            epi.extend(quote!(if let Some(s) = #r { #store }));
+        } else {
+            epi.extend(quote!({ let s = #r; #store }));
+        }
+        Ok(())
+    }
+
+    /// Whether the role's operand is a VGPR in the instruction's forms (all must agree).
+    fn role_is_vector(&self, role: Role) -> Res<bool> {
+        let mut seen = None;
+        for f in self.cx.forms {
+            if f.op(role).is_none() {
+                continue;
+            }
+            let v = f.vector.contains(&role);
+            match seen {
+                None => seen = Some(v),
+                Some(s) if s != v => {
+                    return Err(format!(
+                        "{} is a vector register in some forms and scalar in others",
+                        role.ident()
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(seen.unwrap_or(false))
+    }
+
+    fn max_dwords(&self, role: Role) -> u32 {
+        self.cx
+            .forms
+            .iter()
+            .map(|f| f.size(role).div_ceil(32))
+            .max()
+            .unwrap_or(1)
+    }
+
+    fn role_present(&self, role: Role) -> bool {
+        self.cx.forms.iter().any(|f| f.op(role).is_some())
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Statements
+
+    fn block(&mut self, stmts: &[Stmt]) -> Res<TokenStream> {
+        let mut out = TokenStream::new();
+        for s in stmts {
+            out.extend(self.stmt(s)?);
+        }
+        Ok(out)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Res<TokenStream> {
+        Ok(match s {
+            Stmt::Assign {
+                place, op, value, ..
+            } => {
+                let v = if *op == AssignOp::Set {
+                    self.expr(value)?
+                } else {
+                    let cur = place_expr(place)
+                        .ok_or_else(|| "a compound assignment to this kind of place".to_string())?;
+                    let bop = compound_op(*op);
+                    let e = Expr::new(
+                        place.ty,
+                        ExprKind::Binary {
+                            op: bop,
+                            lhs: Box::new(cur),
+                            rhs: Box::new(value.clone()),
+                        },
+                        value.span,
+                    );
+                    self.expr(&e)?
+                };
+                let v = self.output_modifier(place, v)?;
+                let bits = to_bits(v, place.ty)?;
+                let store = self.store(place, quote!(v__))?;
+                quote!({ let v__: u128 = #bits; #store })
+            }
+            Stmt::Declare { local, .. } => {
+                let (ty, len) = *self
+                    .locals
+                    .get(local)
+                    .ok_or_else(|| format!("declared variable `{local}` has no type"))?;
+                let name = local_ident(local);
+                let zero = zero_of(ty)?;
+                match len {
+                    Some(n) => {
+                        let n = n as usize;
+                        quote!(#name = [#zero; #n];)
+                    }
+                    None => quote!(#name = #zero;),
+                }
+            }
+            Stmt::If {
+                arms, otherwise, ..
+            } => {
+                let mut out = TokenStream::new();
+                for (k, (c, body)) in arms.iter().enumerate() {
+                    let c = self.cond(c)?;
+                    let body = self.block(body)?;
+                    if k == 0 {
+                        out.extend(quote!(if #c { #body }));
+                    } else {
+                        out.extend(quote!(else if #c { #body }));
+                    }
+                }
+                if !otherwise.is_empty() {
+                    let body = self.block(otherwise)?;
+                    out.extend(quote!(else { #body }));
+                }
+                out
+            }
+            Stmt::For {
+                var,
+                from,
+                to,
+                body,
+                ..
+            } => {
+                let (ty, _) = *self
+                    .locals
+                    .get(var)
+                    .ok_or_else(|| format!("loop counter `{var}` has no type"))?;
+                let from = self.as_i128(from)?;
+                let to = self.as_i128(to)?;
+                let body = self.block(body)?;
+                let name = local_ident(var);
+                let set = from_bits(quote!(it__ as u128), ty)?;
+                quote! {
+                    {
+                        let (from__, to__): (i128, i128) = (#from, #to);
+                        if to__ - from__ > (1 << 20) {
+                            return Err(ExecError::unsupported("pseudocode loop", "more than 2^20 iterations"));
+                        }
+                        for it__ in from__..=to__ {
+                            #name = #set;
+                            #body
+                        }
+                    }
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                let c = self.cond(cond)?;
+                let body = self.block(body)?;
+                quote! {
+                    {
+                        let mut guard__ = 0u32;
+                        while #c {
+                            rt::loop_guard(&mut guard__)?;
+                            #body
+                        }
+                    }
+                }
+            }
+            Stmt::Return { value, .. } => {
+                if self.in_lambda {
+                    let v = value
+                        .as_ref()
+                        .ok_or_else(|| "a lambda returns no value".to_string())?;
+                    let v = self.expr(v)?;
+                    quote!(return Ok(#v);)
+                } else {
+                    quote!(break 'body;)
+                }
+            }
+            Stmt::Break { .. } => quote!(break;),
+            Stmt::Continue { .. } => quote!(continue;),
+            Stmt::Call { func, args, .. } => match func.as_str() {
+                "nop"
+                | "s_nop"
+                | "WaitIdleExceptStoreCnt"
+                | "PrefetchScalarData"
+                | "PrefetchScalarInst" => {
+                    // Waits and prefetches have no effect; arguments have no side effects.
+                    let _ = args;
+                    quote!()
+                }
+                other => return Err(format!("the statement call `{other}(...)` is not modelled")),
+            },
+            Stmt::Note { span, .. } => {
+                return Err(format!(
+                    "a step AMD states only in English (at byte {} of the entry)",
+                    span.start
+                ))
+            }
+        })
+    }
+
+    /// The output modifiers of a float result written whole to D0 (VALU).
+    fn output_modifier(&mut self, place: &Place, v: TokenStream) -> Res<TokenStream> {
+        if self.cx.family.is_valu() && !self.in_lambda && place.ty.is_float() && float_rt(place.ty)
+        {
+            if let PlaceKind::Reg(n) = &place.kind {
+                if resolve(n, self.cx.family) == Some(NameRef::Role(Role::D0)) {
+                    return Ok(quote!(m.out(w, #v)));
+                }
+            }
+        }
+        Ok(v)
+    }
+
+    fn cond(&mut self, e: &Expr) -> Res<TokenStream> {
+        let v = self.expr(e)?;
+        Ok(match rt_of(e.ty)? {
+            Rt::Bool => v,
+            Rt::U(_) | Rt::I(_) => quote!((#v != 0)),
+            Rt::F(_) | Rt::Bf16 => quote!((!fl::is_zero(#v))),
+        })
+    }
+
+    /// An integer expression as `i128` (loop bounds).
+    fn as_i128(&mut self, e: &Expr) -> Res<TokenStream> {
+        let v = self.expr(e)?;
+        Ok(match rt_of(e.ty)? {
+            Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as i128)),
+            _ => return Err("a float loop bound".into()),
+        })
+    }
+
+    /// An integer expression as a `u128` amount or index (negative values become huge).
+    fn amount(&mut self, e: &Expr) -> Res<TokenStream> {
+        let v = self.expr(e)?;
+        Ok(match rt_of(e.ty)? {
+            Rt::Bool | Rt::U(_) => quote!(((#v) as u128)),
+            Rt::I(_) => quote!(rt::amount_i((#v) as i128)),
+            _ => return Err("a float used as a bit index or shift amount".into()),
+        })
+    }
+
+    fn index_of(&mut self, e: &Expr) -> Res<TokenStream> {
+        let v = self.expr(e)?;
+        Ok(match rt_of(e.ty)? {
+            Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as i128)),
+            _ => return Err("a float array index".into()),
+        })
+    }
+
+    fn u64_of(&mut self, e: &Expr) -> Res<TokenStream> {
+        let v = self.expr(e)?;
+        Ok(match rt_of(e.ty)? {
+            Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as u64)),
+            _ => return Err("a float used as an address or register number".into()),
+        })
+    }
+
+    /// Stores `bits` (a `u128` whose low `place.ty.width` bits are the value) into `place`.
+    fn store(&mut self, place: &Place, bits: TokenStream) -> Res<TokenStream> {
+        let w = place.ty.width;
+        let wl = u32_lit(w);
+        Ok(match &place.kind {
+            PlaceKind::Local(n) => {
+                let (ty, len) = *self
+                    .locals
+                    .get(n)
+                    .ok_or_else(|| format!("assignment to unknown variable `{n}`"))?;
+                if len.is_some() {
+                    return Err(format!("assignment to the whole array `{n}`"));
+                }
+                let name = local_ident(n);
+                let v = from_bits(bits, ty)?;
+                quote!(#name = #v;)
+            }
+            PlaceKind::Element { array, index } => {
+                let (ty, len) = *self
+                    .locals
+                    .get(array)
+                    .ok_or_else(|| format!("assignment to unknown array `{array}`"))?;
+                let len = len.ok_or_else(|| format!("`{array}` is not an array"))? as usize;
+                let i = self.index_of(index)?;
+                let name = local_ident(array);
+                let v = from_bits(bits, ty)?;
+                quote!({ let i__ = rt::index(#i, #len)?; #name[i__] = #v; })
+            }
+            PlaceKind::Reg(n) => self.store_reg(n, place.ty, bits)?,
+            PlaceKind::View { base } => self.store_part(base, quote!(0u128), w, bits)?,
+            PlaceKind::Bit { base, index } => {
+                if is_lane_id(index) {
+                    self.mark_lane_bit(base);
+                }
+                let i = self.amount(index)?;
+                self.store_part(base, i, 1, bits)?
+            }
+            PlaceKind::Slice { base, lo, reversed } => {
+                let lo = self.amount(lo)?;
+                let bits = if *reversed {
+                    quote!(rt::rev_bits(#bits, #wl))
+                } else {
+                    bits
+                };
+                self.store_part(base, lo, w, bits)?
+            }
+            PlaceKind::Lane { base, index } => {
+                let i = self.amount(index)?;
+                self.store_part(base, quote!((#i).saturating_mul(#wl as u128)), w, bits)?
+            }
+            PlaceKind::Concat(parts) => {
+                let mut out = quote!(let c__: u128 = #bits;);
+                let mut off = parts.iter().map(|p| p.ty.width).sum::<u32>();
+                for p in parts {
+                    off -= p.ty.width;
+                    let o = u32_lit(off);
+                    let s = self.store(p, quote!((c__ >> #o)))?;
+                    out.extend(s);
+                }
+                quote!({ #out })
+            }
+            PlaceKind::Mem { space, addr } => {
+                if !w.is_multiple_of(8) || w > 128 {
+                    return Err(format!("a memory write of {w} bits"));
+                }
+                let bytes = u32_lit(w / 8);
+                let a = self.u64_of(addr)?;
+                let sp = self.space(*space)?;
+                let lane = self.lane_opt();
+                quote!({ let a__: u64 = #a; rt::mem_write(w, mem, lds, #sp, a__, #bytes, #bits, #lane)?; })
+            }
+            PlaceKind::Vgpr { lane, reg } => {
+                let l = self.u64_of(lane)?;
+                let r = self.reg_number(reg)?;
+                quote!({ let l__: u64 = #l; let r__: u64 = #r; rt::vgpr_write(w, l__, r__, #wl, #bits)?; })
+            }
+            PlaceKind::Sgpr { reg } => {
+                let r = self.reg_number(reg)?;
+                quote!({ let r__: u64 = #r; rt::sgpr_write(w, r__, #wl, #bits)?; })
+            }
+            PlaceKind::RegElement { array, index } => {
+                let i = self.index_of(index)?;
+                match array.as_str() {
+                    "HW_REGISTERS" | "hardware_reg" => {
+                        quote!({ let i__ = (#i) as u64; rt::hw_reg_write(w, i__, (#bits) as u32)?; })
+                    }
+                    "TTMP" => {
+                        quote!({ let i__ = rt::index(#i, 16)?; w.ttmp[i__] = (#bits) as u32; })
+                    }
+                    other => return Err(format!("writing `{other}[...]` is not modelled")),
+                }
+            }
+            PlaceKind::Field { base, name } => {
+                let owner = match &base.kind {
+                    PlaceKind::Reg(n) => n.as_str(),
+                    _ => return Err(format!("writing the field `.{name}` of this place")),
+                };
+                match owner {
+                    "MODE" | "WAVE_MODE" => {
+                        let n = name.as_str();
+                        quote!(rt::set_mode_field(w, #n, (#bits) as u32)?;)
+                    }
+                    "TRAPSTS" => {
+                        let n = name.as_str();
+                        quote!(rt::set_trapsts_field(w, #n, (#bits) as u32)?;)
+                    }
+                    "WAVE_STATUS" | "STATUS" => {
+                        let n = name.as_str();
+                        quote!(rt::set_status_field(w, #n, (#bits) as u32)?;)
+                    }
+                    other => return Err(format!("writing `{other}.{name}` is not modelled")),
+                }
+            }
+        })
+    }
+
+    /// Writes `width` bits at `lo` of `base` (read-modify-write).
+    fn store_part(
+        &mut self,
+        base: &Place,
+        lo: TokenStream,
+        width: u32,
+        bits: TokenStream,
+    ) -> Res<TokenStream> {
+        let wl = u32_lit(width);
+        if let PlaceKind::Reg(n) = &base.kind {
+            self.mark_partial(n);
+        }
+        let cur =
+            place_expr(base).ok_or_else(|| "a partial write of this kind of place".to_string())?;
+        let cur = self.expr(&cur)?;
+        let cur = to_bits(cur, base.ty)?;
+        let inner = self.store(base, quote!(n__))?;
+        Ok(quote!({
+            let lo__: u128 = #lo;
+            let n__: u128 = rt::set_bits(#cur, lo__, #wl, #bits);
+            #inner
+        }))
+    }
+
+    fn mark_partial(&mut self, name: &str) {
+        let role = match self.name_ref_opt(name) {
+            Some(NameRef::Role(r)) => r,
+            Some(NameRef::Vdata) => Role::Vdst,
+            _ => return,
+        };
+        self.roles.entry(role).or_default().partial = true;
+    }
+
+    fn mark_lane_bit(&mut self, base: &Place) {
+        let name = match &base.kind {
+            PlaceKind::Reg(n) => n.clone(),
+            PlaceKind::View { base } => match &base.kind {
+                PlaceKind::Reg(n) => n.clone(),
+                _ => return,
+            },
+            _ => return,
+        };
+        if name.starts_with("VCC") {
+            self.vcc.2 = true;
+            return;
+        }
+        if let Some(NameRef::Role(r)) = self.name_ref_opt(&name) {
+            self.roles.entry(r).or_default().lane_bit = true;
+        }
+    }
+
+    fn name_ref_opt(&self, name: &str) -> Option<NameRef> {
+        resolve(name, self.cx.family)
+    }
+
+    /// `VDATA` is DATA when read and VDST when written.
+    fn vdata_role(&self, name: &str, write: bool) -> Option<Role> {
+        if self.name_ref_opt(name) != Some(NameRef::Vdata) {
+            return None;
+        }
+        Some(if write {
+            Role::Vdst
+        } else if self.role_present(Role::Data) {
+            Role::Data
+        } else {
+            Role::Vdst
+        })
+    }
+
+    fn store_reg(&mut self, n: &str, ty: Ty, bits: TokenStream) -> Res<TokenStream> {
+        let w = ty.width;
+        match self.name_ref_opt(n) {
+            Some(NameRef::Role(_)) | Some(NameRef::Vdata) => {
+                if self.in_lambda {
+                    return Err("a lambda writes an operand".into());
+                }
+                let role = match self.name_ref_opt(n) {
+                    Some(NameRef::Role(r)) => r,
+                    _ => Role::Vdst,
+                };
+                let u = self.roles.entry(role).or_default();
+                u.written = true;
+                if role == Role::D0 && ty.is_integer() {
+                    u.int_result = true;
+                }
+                let max = self
+                    .cx
+                    .forms
+                    .iter()
+                    .map(|f| f.size(role))
+                    .max()
+                    .unwrap_or(0);
+                if w < max {
+                    u.partial = true;
+                }
+                let o = format_ident!("o_{}", role.ident().to_ascii_lowercase());
+                let wl = u32_lit(w);
+                Ok(quote!(#o = rt::set_bits(#o, 0, #wl, #bits);))
+            }
+            Some(NameRef::Wave) => self.store_wave(n, ty, bits),
+            Some(NameRef::MemAddr) | Some(NameRef::Field(_)) | Some(NameRef::DsOffset) => Err(
+                format!("the pseudocode writes `{n}`, which is an address or field here"),
+            ),
+            None => Err(format!("writing `{n}` is not modelled")),
+        }
+    }
+
+    fn store_wave(&mut self, n: &str, ty: Ty, bits: TokenStream) -> Res<TokenStream> {
+        let lo32 = quote!(0xffff_ffffu64);
+        let _ = ty;
+        Ok(match n {
+            "EXEC" => quote!(w.exec = (#bits) as u64;),
+            "EXEC_LO" => quote!(w.exec = (w.exec & !#lo32) | ((#bits) as u64 & #lo32);),
+            "EXEC_HI" => quote!(w.exec = (w.exec & #lo32) | (((#bits) as u64) << 32);),
+            "VCC" | "VCC_LO" | "VCC_HI" if self.vcc_local() => {
+                self.vcc.1 = true;
+                match n {
+                    "VCC" => quote!(o_vcc = (#bits) & 0xffff_ffff_ffff_ffffu128;),
+                    "VCC_LO" => quote!(o_vcc = rt::set_bits(o_vcc, 0, 32, #bits);),
+                    _ => quote!(o_vcc = rt::set_bits(o_vcc, 32, 32, #bits);),
+                }
+            }
+            "VCC" => quote!(w.vcc = (#bits) as u64;),
+            "VCC_LO" => quote!(w.vcc = (w.vcc & !#lo32) | ((#bits) as u64 & #lo32);),
+            "VCC_HI" => quote!(w.vcc = (w.vcc & #lo32) | (((#bits) as u64) << 32);),
+            "SCC" => quote!(w.scc = (#bits) & 1 != 0;),
+            "M0" => quote!(w.m0 = (#bits) as u32;),
+            "MODE" | "WAVE_MODE" => quote!(w.mode.0 = (#bits) as u32;),
+            "ROUND_MODE" => quote!(w.mode.set_round_mode((#bits) as u32 & 0xf);),
+            "IEEE_MODE" => quote!(w.mode.set_ieee((#bits) & 1 != 0);),
+            "TRAPSTS" => quote!(w.trapsts = (#bits) as u32;),
+            "TBA" => quote!(w.tba = (#bits) as u64;),
+            "TMA" => quote!(w.tma = (#bits) as u64;),
+            "FLAT_SCRATCH" => quote!(w.flat_scratch = (#bits) as u64;),
+            "PC" => {
+                self.pc.1 = true;
+                quote!({ pc = (#bits) as u64; jump = true; })
+            }
+            other => return Err(format!("writing `{other}` is not modelled")),
+        })
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Expressions
+
+    fn expr(&mut self, e: &Expr) -> Res<TokenStream> {
+        let ty = e.ty;
+        Ok(match &e.kind {
+            ExprKind::Int(v) => {
+                let rt = rt_of(ty)?;
+                match rt {
+                    Rt::F(_) | Rt::Bf16 => from_bits(u128_lit(*v), ty)?,
+                    Rt::I(_) => int_lit(sext_const(*v, ty.width), rt),
+                    _ => int_lit(*v as i128, rt),
+                }
+            }
+            ExprKind::Float(v) => self.float_lit(*v, ty)?,
+            ExprKind::Const(name) => self.constant(name, ty)?,
+            ExprKind::Local(n) => {
+                if !self.locals.contains_key(n) {
+                    return Err(format!("unknown variable `{n}`"));
+                }
+                let name = local_ident(n);
+                quote!(#name)
+            }
+            ExprKind::Element { array, index } => {
+                let (_, len) = *self
+                    .locals
+                    .get(array)
+                    .ok_or_else(|| format!("unknown array `{array}`"))?;
+                let len = len.ok_or_else(|| format!("`{array}` is not an array"))? as usize;
+                let i = self.index_of(index)?;
+                let name = local_ident(array);
+                quote!((#name[rt::index(#i, #len)?]))
+            }
+            ExprKind::Reg(n) => self.read_reg(n, ty)?,
+            ExprKind::RegElement { array, index } => {
+                let i = self.index_of(index)?;
+                let v = match array.as_str() {
+                    "HW_REGISTERS" | "hardware_reg" => {
+                        quote!((rt::hw_reg_read(w, (#i) as u64)? as u128))
+                    }
+                    "TTMP" => quote!((w.ttmp[rt::index(#i, 16)?] as u128)),
+                    other => return Err(format!("reading `{other}[...]` is not modelled")),
+                };
+                from_bits(v, ty)?
+            }
+            ExprKind::Mem { space, addr } => {
+                let w = ty.width;
+                if !w.is_multiple_of(8) || w > 128 {
+                    return Err(format!("a memory read of {w} bits"));
+                }
+                let bytes = u32_lit(w / 8);
+                let a = self.u64_of(addr)?;
+                let sp = self.space(*space)?;
+                let lane = self.lane_opt();
+                from_bits(
+                    quote!(rt::mem_read(w, &*mem, &*lds, #sp, #a, #bytes, #lane)?),
+                    ty,
+                )?
+            }
+            ExprKind::Vgpr { lane, reg } => {
+                let l = self.u64_of(lane)?;
+                let r = self.reg_number(reg)?;
+                let wl = u32_lit(ty.width);
+                from_bits(quote!(rt::vgpr_read(w, #l, #r, #wl)?), ty)?
+            }
+            ExprKind::Sgpr { reg } => {
+                let r = self.reg_number(reg)?;
+                let wl = u32_lit(ty.width);
+                from_bits(quote!(rt::sgpr_read(w, #r, #wl)?), ty)?
+            }
+            ExprKind::Field { base, name } => self.field(base, name, ty)?,
+            ExprKind::Bit { base, index } => {
+                let b = self.expr(base)?;
+                let b = to_bits(b, base.ty)?;
+                let i = self.amount(index)?;
+                from_bits(quote!(rt::get_bits(#b, #i, 1)), ty)?
+            }
+            ExprKind::Slice { base, lo, reversed } => {
+                let b = self.expr(base)?;
+                let b = to_bits(b, base.ty)?;
+                let lo = self.amount(lo)?;
+                let wl = u32_lit(ty.width);
+                let v = quote!(rt::get_bits(#b, #lo, #wl));
+                let v = if *reversed {
+                    quote!(rt::rev_bits(#v, #wl))
+                } else {
+                    v
+                };
+                from_bits(v, ty)?
+            }
+            ExprKind::Lane { base, index } => {
+                let b = self.expr(base)?;
+                let b = to_bits(b, base.ty)?;
+                let i = self.amount(index)?;
+                let wl = u32_lit(ty.width);
+                from_bits(
+                    quote!(rt::get_bits(#b, (#i).saturating_mul(#wl as u128), #wl)),
+                    ty,
+                )?
+            }
+            ExprKind::Concat(parts) => {
+                let total: u32 = parts.iter().map(|p| p.ty.width).sum();
+                if total > 128 {
+                    return Err(format!("a concatenation of {total} bits"));
+                }
+                let mut acc = quote!(0u128);
+                for p in parts {
+                    let v = self.expr(p)?;
+                    let v = to_bits(v, p.ty)?;
+                    let m = u128_lit(mask(p.ty.width));
+                    let wl = u32_lit(p.ty.width);
+                    acc = quote!(((#acc).checked_shl(#wl).unwrap_or(0) | ((#v) & #m)));
+                }
+                from_bits(acc, ty)?
+            }
+            ExprKind::Convert { expr, how } => self.convert(expr, ty, *how)?,
+            ExprKind::Unary { op, expr } => self.unary(*op, expr, ty)?,
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, ty)?,
+            ExprKind::Select {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let c = self.cond(cond)?;
+                let a = self.expr(then)?;
+                let b = self.expr(otherwise)?;
+                quote!((if #c { #a } else { #b }))
+            }
+            ExprKind::Call { func, args } => self.call(func, args, ty)?,
+            ExprKind::CallLambda { instance, args } => {
+                self.lambda(*instance)?;
+                let f = format_ident!("lambda_{}", *instance);
+                let mut a = Vec::new();
+                for x in args {
+                    a.push(self.expr(x)?);
+                }
+                quote!((#f(w, #(#a),*)?))
+            }
+        })
+    }
+
+    fn float_lit(&mut self, v: f64, ty: Ty) -> Res<TokenStream> {
+        Ok(match rt_of(ty)? {
+            Rt::F(32) => {
+                let b = Literal::u32_suffixed((v as f32).to_bits());
+                quote!(F32(#b))
+            }
+            Rt::F(64) => {
+                let b = Literal::u64_suffixed(v.to_bits());
+                quote!(F64(#b))
+            }
+            Rt::F(_) | Rt::Bf16 => {
+                let t = ty_tokens(ty)?;
+                let l = Literal::f64_suffixed(v);
+                quote!(rt::fconst::<#t>(#l))
+            }
+            Rt::U(_) | Rt::I(_) if !ty.is_float() => int_lit(v as i128, rt_of(ty)?),
+            _ => return Err(format!("a float literal of type {ty}")),
+        })
+    }
+
+    fn constant(&mut self, name: &str, ty: Ty) -> Res<TokenStream> {
+        Ok(match name {
+            "laneId" | "laneID" | "threadId" | "ThreadPosition" => {
+                if !self.lane_mode() {
+                    return Err("`laneId` outside a per-lane body".into());
+                }
+                let v = quote!((lane as u128));
+                from_bits(v, ty)?
+            }
+            "WAVE64" => quote!(w.wave64),
+            "WAVE32" | "wave32" => quote!((!w.wave64)),
+            "PI" | "INF" | "NAN" | "NaN" | "sNaN" | "overflow" | "underflow" if float_rt(ty) => {
+                let t = ty_tokens(ty)?;
+                quote!(rt::float_const::<#t>(#name)?)
+            }
+            "DENORM" => {
+                return Err("`DENORM` stands for \"is denormal\", not a value".into());
+            }
+            "MAX_FLOAT_F32" => from_bits(u128_lit(0x7f7f_ffff), ty)?,
+            "ROUND_TOWARD_ZERO" => from_bits(u128_lit(0xf), ty)?,
+            "ROUND_NEAREST_EVEN" => from_bits(u128_lit(0), ty)?,
+            "BYTE0" => from_bits(u128_lit(0), ty)?,
+            "BYTE1" => from_bits(u128_lit(1), ty)?,
+            "BYTE2" => from_bits(u128_lit(2), ty)?,
+            "BYTE3" => from_bits(u128_lit(3), ty)?,
+            "WORD0" => from_bits(u128_lit(4), ty)?,
+            "WORD1" => from_bits(u128_lit(5), ty)?,
+            "opcode_size_in_bits" => {
+                let w = crate::pcode::names::natural_ty(self.cx.name).width;
+                from_bits(u128_lit(w as u128), ty)?
+            }
+            "N" => {
+                // S_LSHL<N>_ADD_U32.
+                let n: u32 = self
+                    .cx
+                    .name
+                    .strip_prefix("S_LSHL")
+                    .and_then(|r| r.split('_').next())
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(|| format!("`N` in {}", self.cx.name))?;
+                from_bits(u128_lit(n as u128), ty)?
+            }
+            other => return Err(format!("the constant `{other}` is not modelled")),
+        })
+    }
+
+    fn lane_opt(&self) -> TokenStream {
+        if self.lane_mode() {
+            quote!(Some(lane))
+        } else {
+            quote!(None)
+        }
+    }
+
+    fn space(&self, s: Space) -> Res<TokenStream> {
+        Ok(match (s, self.cx.family) {
+            (Space::Lds, _) | (Space::Mem, Family::Ds) => quote!(rt::Space::Lds),
+            (Space::Mem, Family::Flat) => quote!(rt::Space::Flat),
+            (Space::Mem, Family::Scratch) => quote!(rt::Space::Scratch),
+            (Space::Mem, Family::Global | Family::Buffer | Family::Smem) => {
+                quote!(rt::Space::Global)
+            }
+            (Space::Mem, f) => return Err(format!("memory access in a {} instruction", f.name())),
+        })
+    }
+
+    /// A register number: an operand's own register when the index is the operand's name
+    /// (`VGPR[lane][SRC0]`), else the value.
+    fn reg_number(&mut self, e: &Expr) -> Res<TokenStream> {
+        let mut x = e;
+        while let ExprKind::Convert { expr, .. } = &x.kind {
+            x = expr;
+        }
+        if let ExprKind::Reg(n) = &x.kind {
+            let role = match self.name_ref_opt(n) {
+                Some(NameRef::Role(r)) => Some(r),
+                Some(NameRef::Vdata) => self.vdata_role(n, false),
+                _ => None,
+            };
+            if let Some(r) = role {
+                self.roles.entry(r).or_default().as_reg = true;
+                let v = format_ident!("r_{}", r.ident().to_ascii_lowercase());
+                // The role's Src is fetched in the prologue.
+                return Ok(quote!((rt::reg_number(#v)? as u64)));
+            }
+        }
+        self.u64_of(e)
+    }
+
+    fn read_reg(&mut self, n: &str, ty: Ty) -> Res<TokenStream> {
+        let w = ty.width;
+        let wl = u32_lit(w);
+        let r = match self.name_ref_opt(n) {
+            Some(NameRef::Role(r)) => r,
+            Some(NameRef::Vdata) => self.vdata_role(n, false).unwrap_or(Role::Data),
+            Some(NameRef::MemAddr) => return from_bits(self.mem_addr()?, ty),
+            Some(NameRef::Field(f)) => {
+                let f = format_ident!("{}", f);
+                return from_bits(quote!((b.field(d, rt::field::#f) as u128)), ty);
+            }
+            Some(NameRef::DsOffset) => return from_bits(quote!((rt::ds_offset(d, b) as u128)), ty),
+            Some(NameRef::Wave) => return self.read_wave(n, ty),
+            None => return Err(format!("the name `{n}` is not modelled")),
+        };
+        if self.in_lambda {
+            return Err("a lambda reads an operand".into());
+        }
+        let rid = format_ident!("{}", r.ident());
+        self.roles.entry(r).or_default().reads.insert(w);
+        let lower = r.ident().to_ascii_lowercase();
+        let mut tokens = if self.known_written.contains(&r) {
+            let o = format_ident!("o_{}", lower);
+            from_bits(quote!(rt::get_bits(#o, 0, #wl)), ty)?
+        } else if self.mode == ExecMode::Lane {
+            match read_class(w) {
+                Some(class) => {
+                    let p = format_ident!("p_{}_{}", lower, class);
+                    let m = u128_lit(mask(w));
+                    from_bits(quote!(((#p[lane] as u128) & #m)), ty)?
+                }
+                None => {
+                    let s = format_ident!("r_{}", lower);
+                    from_bits(
+                        quote!(rt::read_lane(w, #s, lane, #wl, b.is_f64(rt::role::#rid))?),
+                        ty,
+                    )?
+                }
+            }
+        } else {
+            let s = format_ident!("r_{}", lower);
+            from_bits(
+                quote!(rt::read_scalar(w, #s, #wl, b.is_f64(rt::role::#rid))?),
+                ty,
+            )?
+        };
+        if let (Some(k), true) = (r.source_index(), self.cx.family.is_valu() && float_rt(ty)) {
+            self.roles.entry(r).or_default().float_read = true;
+            tokens = quote!(m.src(#k, #tokens));
+        }
+        Ok(tokens)
+    }
+
+    fn mem_addr(&mut self) -> Res<TokenStream> {
+        let lane = if self.lane_mode() {
+            quote!(lane)
+        } else {
+            quote!(0)
+        };
+        Ok(match self.cx.family {
+            Family::Global => quote!((rt::global_addr(w, d, b, #lane)? as u128)),
+            Family::Flat => quote!((rt::flat_addr(w, d, b, #lane)? as u128)),
+            Family::Scratch => quote!((rt::scratch_addr(w, d, b, #lane)? as u128)),
+            Family::Buffer => quote!((rt::buffer_addr(w, d, b, #lane)? as u128)),
+            Family::Smem => quote!((rt::smem_addr(w, d, b)? as u128)),
+            f => return Err(format!("a computed address in a {} instruction", f.name())),
+        })
+    }
+
+    fn read_wave(&mut self, n: &str, ty: Ty) -> Res<TokenStream> {
+        let bits = match n {
+            "EXEC" => quote!((w.exec as u128)),
+            "EXEC_LO" => quote!(((w.exec & 0xffff_ffff) as u128)),
+            "EXEC_HI" => quote!(((w.exec >> 32) as u128)),
+            "VCC" | "VCC_LO" | "VCC_HI" if self.vcc_local() => {
+                self.vcc.0 = true;
+                match n {
+                    "VCC" => quote!(o_vcc),
+                    "VCC_LO" => quote!((o_vcc & 0xffff_ffff)),
+                    _ => quote!(((o_vcc >> 32) & 0xffff_ffff)),
+                }
+            }
+            "VCC" => quote!((w.vcc as u128)),
+            "VCC_LO" => quote!(((w.vcc & 0xffff_ffff) as u128)),
+            "VCC_HI" => quote!(((w.vcc >> 32) as u128)),
+            "SCC" => quote!((w.scc as u128)),
+            "M0" => quote!((w.m0 as u128)),
+            "MODE" | "WAVE_MODE" => quote!((w.mode.0 as u128)),
+            "ROUND_MODE" => quote!((w.mode.round_mode() as u128)),
+            "IEEE_MODE" => quote!((w.mode.ieee() as u128)),
+            "TRAPSTS" => quote!((w.trapsts as u128)),
+            "WAVE_STATUS" => quote!((w.status_value() as u128)),
+            "VCCZ" => quote!(((w.vcc & w.lane_mask() == 0) as u128)),
+            "EXECZ" => quote!(((w.exec_mask() == 0) as u128)),
+            "TBA" => quote!((w.tba as u128)),
+            "TMA" => quote!((w.tma as u128)),
+            "FLAT_SCRATCH" => quote!((w.flat_scratch as u128)),
+            "PC" => {
+                self.pc.0 = true;
+                quote!((pc as u128))
+            }
+            other => return Err(format!("reading `{other}` is not modelled")),
+        };
+        from_bits(bits, ty)
+    }
+
+    fn field(&mut self, base: &Expr, name: &str, ty: Ty) -> Res<TokenStream> {
+        let owner = match &base.kind {
+            ExprKind::Reg(n) => n.as_str(),
+            _ => return Err(format!("the field `.{name}` of this value")),
+        };
+        let v = match (owner, name) {
+            ("MODE" | "WAVE_MODE", f) => quote!((rt::mode_field(w, #f)? as u128)),
+            ("WAVE_STATUS" | "STATUS", f) => quote!((rt::status_field(w, #f)? as u128)),
+            ("TRAPSTS", f) => quote!((rt::trapsts_field(w, #f)? as u128)),
+            (n, "addr") => {
+                let e = Expr::new(Ty::U32, ExprKind::Reg(n.to_string()), base.span);
+                let r = self.reg_number(&e)?;
+                quote!((#r as u128))
+            }
+            (o, f) => return Err(format!("the field `{o}.{f}` is not modelled")),
+        };
+        from_bits(v, ty)
+    }
+
+    fn convert(&mut self, inner: &Expr, to: Ty, how: ConvKind) -> Res<TokenStream> {
+        let from = inner.ty;
+        let x = self.expr(inner)?;
+        if from == to {
+            return Ok(x);
+        }
+        if how == ConvKind::Reinterpret {
+            let b = to_bits(x, from)?;
+            return from_bits(b, to);
+        }
+        if is_small_float(from) || is_small_float(to) {
+            return Err(format!(
+                "a numeric conversion from {from} to {to} (AMD's text names a helper elsewhere)"
+            ));
+        }
+        let (rf, rto) = (rt_of(from)?, rt_of(to)?);
+        let t = rt_tokens(rto);
+        if is_small_float(to) {
+            return Err(format!(
+                "a numeric conversion to {to} (use a conversion helper)"
+            ));
+        }
+        Ok(match (rf, rto) {
+            (Rt::Bool, Rt::U(_) | Rt::I(_)) => quote!(((#x) as #t)),
+            (Rt::U(_) | Rt::I(_), Rt::Bool) => quote!(((#x) != 0)),
+            (Rt::U(_) | Rt::I(_), Rt::U(_) | Rt::I(_)) => norm(quote!(((#x) as #t)), to)?,
+            (Rt::I(c), Rt::F(_) | Rt::Bf16) if c <= 64 => {
+                let e = env(to)?;
+                quote!(fl::from_i64::<#t>(#e, (#x) as i64))
+            }
+            (Rt::U(c), Rt::F(_) | Rt::Bf16) if c <= 64 => {
+                let e = env(to)?;
+                quote!(fl::from_u64::<#t>(#e, (#x) as u64))
+            }
+            (Rt::Bool, Rt::F(_) | Rt::Bf16) => quote!(rt::fconst::<#t>((#x) as u8 as f64)),
+            (Rt::F(_) | Rt::Bf16, Rt::Bool) => quote!((!fl::is_zero(#x))),
+            (Rt::F(_) | Rt::Bf16, Rt::U(_) | Rt::I(_)) => {
+                let signed = matches!(rto, Rt::I(_));
+                let wl = u32_lit(to.width);
+                norm(quote!((rt::f_to_i(w, #x, #wl, #signed) as #t)), to)?
+            }
+            (Rt::F(_) | Rt::Bf16, Rt::F(_) | Rt::Bf16) => {
+                let e = env(to)?;
+                quote!(fl::cast::<_, #t>(#e, #x))
+            }
+            _ => return Err(format!("a numeric conversion from {from} to {to}")),
+        })
+    }
+
+    fn unary(&mut self, op: UnOp, inner: &Expr, ty: Ty) -> Res<TokenStream> {
+        let x = self.expr(inner)?;
+        Ok(match (op, rt_of(ty)?) {
+            (UnOp::Plus, _) => x,
+            (UnOp::Neg, Rt::F(_) | Rt::Bf16) => quote!(fl::neg(#x)),
+            (UnOp::Neg, Rt::U(_) | Rt::I(_)) => norm(quote!((#x).wrapping_neg()), ty)?,
+            (UnOp::Not, Rt::Bool) => quote!((!#x)),
+            (UnOp::Not, Rt::U(_) | Rt::I(_)) => {
+                let zero = int_lit(0, rt_of(ty)?);
+                let t = ty_tokens(ty)?;
+                quote!((((#x) == #zero) as #t))
+            }
+            (UnOp::BitNot, Rt::U(_) | Rt::I(_)) => norm(quote!((!#x)), ty)?,
+            (UnOp::BitNot, Rt::Bool) => quote!((!#x)),
+            (op, _) => return Err(format!("the operator `{}` on {ty}", op.symbol())),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> Res<TokenStream> {
+        use BinOp::*;
+        match op {
+            Shl | Shr => return self.shift(op, lhs, rhs, ty),
+            Pow => return self.pow(lhs, rhs, ty),
+            _ => {}
+        }
+        let a = self.expr(lhs)?;
+        let b = self.expr(rhs)?;
+        let ot = lhs.ty;
+        let ort = rt_of(ot)?;
+        if ot.is_float() && is_small_float(ot) {
+            return Err(format!("arithmetic on {ot}"));
+        }
+        let is_f = matches!(ort, Rt::F(_) | Rt::Bf16);
+        Ok(match op {
+            LogOr | LogAnd => {
+                let (a, b) = (self.truth(a, lhs.ty)?, self.truth(b, rhs.ty)?);
+                if op == LogOr {
+                    quote!((#a || #b))
+                } else {
+                    quote!((#a && #b))
+                }
+            }
+            Eq | Ne | Lt | Le | Gt | Ge if is_f => {
+                let f = format_ident!(
+                    "{}",
+                    match op {
+                        Eq => "eq",
+                        Ne => "ne",
+                        Lt => "lt",
+                        Le => "le",
+                        Gt => "gt",
+                        _ => "ge",
+                    }
+                );
+                quote!(fl::#f(#a, #b))
+            }
+            Eq => quote!((#a == #b)),
+            Ne => quote!((#a != #b)),
+            Lt => quote!((#a < #b)),
+            Le => quote!((#a <= #b)),
+            Gt => quote!((#a > #b)),
+            Ge => quote!((#a >= #b)),
+            BitAnd | BitOr | BitXor if !is_f => {
+                let o = match op {
+                    BitAnd => quote!(&),
+                    BitOr => quote!(|),
+                    _ => quote!(^),
+                };
+                quote!((#a #o #b))
+            }
+            Add | Sub | Mul | Div if is_f => {
+                let e = env(ty)?;
+                let f = format_ident!(
+                    "{}",
+                    match op {
+                        Add => "add",
+                        Sub => "sub",
+                        Mul => "mul",
+                        _ => "div",
+                    }
+                );
+                quote!(fl::#f(#e, #a, #b))
+            }
+            Add | Sub | Mul if matches!(ort, Rt::U(_) | Rt::I(_)) => {
+                let f = format_ident!(
+                    "{}",
+                    match op {
+                        Add => "wrapping_add",
+                        Sub => "wrapping_sub",
+                        _ => "wrapping_mul",
+                    }
+                );
+                norm(quote!((#a).#f(#b)), ty)?
+            }
+            Div | Mod if matches!(ort, Rt::U(_)) => {
+                let t = ty_tokens(ty)?;
+                let f = if op == Div {
+                    quote!(rt::div_u)
+                } else {
+                    quote!(rt::rem_u)
+                };
+                norm(quote!((#f((#a) as u128, (#b) as u128)? as #t)), ty)?
+            }
+            Div | Mod if matches!(ort, Rt::I(_)) => {
+                let t = ty_tokens(ty)?;
+                let f = if op == Div {
+                    quote!(rt::div_i)
+                } else {
+                    quote!(rt::rem_i)
+                };
+                norm(quote!((#f((#a) as i128, (#b) as i128)? as #t)), ty)?
+            }
+            _ => return Err(format!("the operator `{}` on {ot}", op.symbol())),
+        })
+    }
+
+    fn truth(&self, x: TokenStream, ty: Ty) -> Res<TokenStream> {
+        Ok(match rt_of(ty)? {
+            Rt::Bool => x,
+            Rt::U(_) | Rt::I(_) => quote!((#x != 0)),
+            _ => quote!((!fl::is_zero(#x))),
+        })
+    }
+
+    fn shift(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty) -> Res<TokenStream> {
+        let a = self.expr(lhs)?;
+        let n = self.amount(rhs)?;
+        let t = ty_tokens(ty)?;
+        let wl = u32_lit(ty.width);
+        Ok(match (op, rt_of(ty)?) {
+            (BinOp::Shl, Rt::U(_)) => quote!((rt::shl((#a) as u128, #n, #wl) as #t)),
+            (BinOp::Shl, Rt::I(_)) => {
+                quote!((rt::sext(rt::shl((#a) as i128 as u128, #n, #wl) as i128, #wl) as #t))
+            }
+            (BinOp::Shr, Rt::U(_)) => quote!((rt::shr((#a) as u128, #n, #wl) as #t)),
+            (BinOp::Shr, Rt::I(_)) => quote!((rt::sar((#a) as i128, #n) as #t)),
+            _ => return Err(format!("a shift of {ty}")),
+        })
+    }
+
+    fn pow(&mut self, lhs: &Expr, rhs: &Expr, ty: Ty) -> Res<TokenStream> {
+        let a = self.expr(lhs)?;
+        let b = self.expr(rhs)?;
+        Ok(match rt_of(ty)? {
+            Rt::F(_) | Rt::Bf16 => {
+                let t = ty_tokens(ty)?;
+                let e = env(ty)?;
+                let exp = match rt_of(rhs.ty)? {
+                    Rt::I(_) => quote!(fl::from_i64::<#t>(#e, (#b) as i64)),
+                    Rt::U(_) => quote!(fl::from_u64::<#t>(#e, (#b) as u64)),
+                    _ if rhs.ty == ty => b,
+                    _ => quote!(fl::cast::<_, #t>(#e, #b)),
+                };
+                quote!(hp::pow(w.mode, #a, #exp))
+            }
+            Rt::U(_) | Rt::I(_) => {
+                let t = ty_tokens(ty)?;
+                let n = match rt_of(rhs.ty)? {
+                    Rt::I(_) => quote!(rt::amount_i((#b) as i128)),
+                    _ => quote!(((#b) as u128)),
+                };
+                norm(quote!((rt::pow_u((#a) as u128, #n) as #t)), ty)?
+            }
+            _ => return Err(format!("`**` on {ty}")),
+        })
+    }
+
+    fn call(&mut self, func: &str, args: &[Expr], ty: Ty) -> Res<TokenStream> {
+        let t = ty_tokens(ty)?;
+        // Address calculations: computed from the form's operands (see binding.rs).
+        match func {
+            "CalcGlobalAddr"
+            | "CalcFlatAddr"
+            | "CalcScratchAddr"
+            | "CalcBufferAddr"
+            | "CalcScalarGlobalAddr"
+            | "CalcScalarBufferAddr" => {
+                return from_bits(self.mem_addr()?, ty);
+            }
+            "CalcDsAddr" => {
+                let mut sum = quote!(0u32);
+                for a in args {
+                    let v = self.expr(a)?;
+                    let v = to_bits(v, a.ty)?;
+                    sum = quote!((#sum).wrapping_add((#v) as u32));
+                }
+                return from_bits(quote!((#sum as u128)), ty);
+            }
+            _ => {}
+        }
+        let h = helper(func)
+            .ok_or_else(|| format!("the helper `{func}` has no runtime implementation"))?;
+        let mut a = Vec::new();
+        for (k, x) in args.iter().enumerate() {
+            let v = self.expr(x)?;
+            // Concrete parameters take the value through `rt::co` (integer widths differ);
+            // generic ones as it is, except the documented extra integer parameters.
+            let coerce = !h.generic || (k > 0 && h.int_tail);
+            a.push(if coerce { quote!(rt::co(#v)) } else { v });
+        }
+        let f = format_ident!("{}", h.rust);
+        let call = if h.mode {
+            quote!(hp::#f(w.mode, #(#a),*))
+        } else {
+            quote!(hp::#f(#(#a),*))
+        };
+        Ok(quote!(rt::co::<#t, _>(#call)))
+    }
+
+    /// Lowers lambda instance `k` once, as a nested function.
+    fn lambda(&mut self, k: usize) -> Res<()> {
+        if self.lambdas.get(k).is_some_and(|l| l.is_some()) {
+            return Ok(());
+        }
+        let inst: &LambdaInstance = self
+            .cx
+            .ir
+            .lambdas
+            .get(k)
+            .ok_or_else(|| format!("lambda instance {k} does not exist"))?;
+        let mut sub = Lower::new(self.cx, self.mode);
+        sub.in_lambda = true;
+        for p in inst.params.iter().chain(&inst.locals) {
+            sub.locals.insert(p.name.clone(), (p.ty, p.len));
+        }
+        let body = sub.block(&inst.body)?;
+        for (i, l) in sub.lambdas.iter().enumerate() {
+            if l.is_some() && self.lambdas[i].is_none() {
+                self.lambdas[i] = l.clone();
+            }
+        }
+        let locals = sub.declare_locals(&inst.locals)?;
+        let mut params = Vec::new();
+        let mut binds = Vec::new();
+        for p in &inst.params {
+            let t = ty_tokens(p.ty)?;
+            let pn = format_ident!("a_{}", p.name);
+            let ln = local_ident(&p.name);
+            params.push(quote!(#pn: #t));
+            binds.push(quote!(let mut #ln: #t = #pn;));
+        }
+        let ret = ty_tokens(inst.ret)?;
+        let f = format_ident!("lambda_{}", k);
+        self.lambdas[k] = Some(quote! {
+            #[allow(unused_mut, unused_variables, unreachable_code)]
+            fn #f(w: &Wave, #(#params),*) -> Result<#ret, ExecError> {
+                #(#binds)*
+                #locals
+                #body
+                Err(ExecError::unsupported("pseudocode lambda", "ended without returning a value"))
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Roles whose writes go back to the register.
+fn is_output(r: Role) -> bool {
+    matches!(r, Role::D0 | Role::D1 | Role::Vdst | Role::Sdata)
+}
+
+/// Preloaded width classes of the reads of an input role (lane mode).
+fn read_class(width: u32) -> Option<u32> {
+    match width {
+        0..=16 => Some(16),
+        17..=32 => Some(32),
+        33..=64 => Some(64),
+        _ => None,
+    }
+}
+
+fn read_classes(reads: &BTreeSet<u32>) -> BTreeSet<u32> {
+    reads.iter().filter_map(|w| read_class(*w)).collect()
+}
+
+fn local_ident(name: &str) -> Ident {
+    Ident::new(&format!("l_{name}"), Span::call_site())
+}
+
+fn zero_of(ty: Ty) -> Res<TokenStream> {
+    Ok(match rt_of(ty)? {
+        Rt::Bool => quote!(false),
+        Rt::U(c) => int_lit(0, Rt::U(c)),
+        Rt::I(c) => int_lit(0, Rt::I(c)),
+        Rt::F(16) => quote!(F16(0)),
+        Rt::F(32) => quote!(F32(0)),
+        Rt::F(_) => quote!(F64(0)),
+        Rt::Bf16 => quote!(BF16(0)),
+    })
+}
+
+fn is_lane_id(e: &Expr) -> bool {
+    let mut x = e;
+    while let ExprKind::Convert { expr, .. } = &x.kind {
+        x = expr;
+    }
+    matches!(&x.kind, ExprKind::Const(n) if matches!(n.as_str(), "laneId" | "laneID" | "threadId" | "ThreadPosition"))
+}
+
+fn compound_op(op: AssignOp) -> BinOp {
+    match op {
+        AssignOp::Set | AssignOp::Add => BinOp::Add,
+        AssignOp::Sub => BinOp::Sub,
+        AssignOp::Mul => BinOp::Mul,
+        AssignOp::Div => BinOp::Div,
+        AssignOp::Mod => BinOp::Mod,
+        AssignOp::And => BinOp::BitAnd,
+        AssignOp::Or => BinOp::BitOr,
+        AssignOp::Xor => BinOp::BitXor,
+        AssignOp::Shl => BinOp::Shl,
+        AssignOp::Shr => BinOp::Shr,
+    }
+}
+
+/// A place read as an expression (for compound assignments and partial writes).
+fn place_expr(p: &Place) -> Option<Expr> {
+    let kind = match &p.kind {
+        PlaceKind::Local(n) => ExprKind::Local(n.clone()),
+        PlaceKind::Element { array, index } => ExprKind::Element {
+            array: array.clone(),
+            index: index.clone(),
+        },
+        PlaceKind::Reg(n) => ExprKind::Reg(n.clone()),
+        PlaceKind::RegElement { array, index } => ExprKind::RegElement {
+            array: array.clone(),
+            index: index.clone(),
+        },
+        PlaceKind::Mem { space, addr } => ExprKind::Mem {
+            space: *space,
+            addr: addr.clone(),
+        },
+        PlaceKind::Vgpr { lane, reg } => ExprKind::Vgpr {
+            lane: lane.clone(),
+            reg: reg.clone(),
+        },
+        PlaceKind::Sgpr { reg } => ExprKind::Sgpr { reg: reg.clone() },
+        PlaceKind::Field { base, name } => ExprKind::Field {
+            base: Box::new(place_expr(base)?),
+            name: name.clone(),
+        },
+        PlaceKind::View { base } => ExprKind::Convert {
+            expr: Box::new(place_expr(base)?),
+            how: ConvKind::Reinterpret,
+        },
+        PlaceKind::Bit { base, index } => ExprKind::Bit {
+            base: Box::new(place_expr(base)?),
+            index: index.clone(),
+        },
+        PlaceKind::Slice { base, lo, reversed } => ExprKind::Slice {
+            base: Box::new(place_expr(base)?),
+            lo: lo.clone(),
+            reversed: *reversed,
+        },
+        PlaceKind::Lane { base, index } => ExprKind::Lane {
+            base: Box::new(place_expr(base)?),
+            index: index.clone(),
+        },
+        PlaceKind::Concat(parts) => {
+            ExprKind::Concat(parts.iter().map(place_expr).collect::<Option<Vec<_>>>()?)
+        }
+    };
+    Some(Expr::new(p.ty, kind, p.span))
+}
+
+/// Whether the entry reads `name` as a register (also in compound assignments).
+pub(crate) fn reads_name(ir: &Ir, name: &str) -> bool {
+    let text = format!("{:?}", ir.body);
+    // A read is any mention outside the target of a plain `=`: approximate by counting
+    // mentions against plain whole-register writes.
+    let mentions = text.matches(&format!("Reg(\"{name}\")")).count();
+    let plain_writes = ir
+        .body
+        .iter()
+        .map(|s| count_plain_writes(s, name))
+        .sum::<usize>();
+    mentions > plain_writes
+}
+
+fn count_plain_writes(s: &Stmt, name: &str) -> usize {
+    match s {
+        Stmt::Assign { place, op, .. } => {
+            let whole = matches!(&place.kind, PlaceKind::Reg(n) if n == name)
+                || matches!(&place.kind, PlaceKind::View { base } if matches!(&base.kind, PlaceKind::Reg(n) if n == name));
+            usize::from(whole && *op == AssignOp::Set)
+        }
+        Stmt::If {
+            arms, otherwise, ..
+        } => arms
+            .iter()
+            .flat_map(|(_, b)| b.iter())
+            .chain(otherwise.iter())
+            .map(|s| count_plain_writes(s, name))
+            .sum(),
+        Stmt::For { body, .. } | Stmt::While { body, .. } => {
+            body.iter().map(|s| count_plain_writes(s, name)).sum()
+        }
+        _ => 0,
+    }
+}
+
+/// Whether the statements mention any of `names` as a register.
+fn mentions_name(stmts: &[Stmt], names: &[&str]) -> bool {
+    let text = format!("{stmts:?}");
+    names
+        .iter()
+        .any(|n| text.contains(&format!("Reg(\"{n}\")")))
+}
+
+/// Whether the entry names other lanes' registers (it then runs once for the wave).
+pub(crate) fn names_other_lanes(ir: &Ir) -> bool {
+    fn expr(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Vgpr { lane, reg } => !is_lane_id(lane) || expr(lane) || expr(reg),
+            ExprKind::Element { index, .. } | ExprKind::RegElement { index, .. } => expr(index),
+            ExprKind::Mem { addr, .. } => expr(addr),
+            ExprKind::Sgpr { reg } => expr(reg),
+            ExprKind::Field { base, .. } => expr(base),
+            ExprKind::Bit { base, index } | ExprKind::Lane { base, index } => {
+                expr(base) || expr(index)
+            }
+            ExprKind::Slice { base, lo, .. } => expr(base) || expr(lo),
+            ExprKind::Concat(p) => p.iter().any(expr),
+            ExprKind::Convert { expr: x, .. } | ExprKind::Unary { expr: x, .. } => expr(x),
+            ExprKind::Binary { lhs, rhs, .. } => expr(lhs) || expr(rhs),
+            ExprKind::Select {
+                cond,
+                then,
+                otherwise,
+            } => expr(cond) || expr(then) || expr(otherwise),
+            ExprKind::Call { args, .. } | ExprKind::CallLambda { args, .. } => {
+                args.iter().any(expr)
+            }
+            _ => false,
+        }
+    }
+    fn place(p: &Place) -> bool {
+        match &p.kind {
+            PlaceKind::Vgpr { lane, reg } => !is_lane_id(lane) || expr(lane) || expr(reg),
+            PlaceKind::Element { index, .. } | PlaceKind::RegElement { index, .. } => expr(index),
+            PlaceKind::Mem { addr, .. } => expr(addr),
+            PlaceKind::Sgpr { reg } => expr(reg),
+            PlaceKind::Field { base, .. } | PlaceKind::View { base } => place(base),
+            PlaceKind::Bit { base, index } | PlaceKind::Lane { base, index } => {
+                place(base) || expr(index)
+            }
+            PlaceKind::Slice { base, lo, .. } => place(base) || expr(lo),
+            PlaceKind::Concat(ps) => ps.iter().any(place),
+            _ => false,
+        }
+    }
+    fn stmts(ss: &[Stmt]) -> bool {
+        ss.iter().any(|s| match s {
+            Stmt::Assign {
+                place: p, value, ..
+            } => place(p) || expr(value),
+            Stmt::If {
+                arms, otherwise, ..
+            } => arms.iter().any(|(c, b)| expr(c) || stmts(b)) || stmts(otherwise),
+            Stmt::For { from, to, body, .. } => expr(from) || expr(to) || stmts(body),
+            Stmt::While { cond, body, .. } => expr(cond) || stmts(body),
+            Stmt::Return { value: Some(v), .. } => expr(v),
+            Stmt::Call { args, .. } => args.iter().any(expr),
+            _ => false,
+        })
+    }
+    stmts(&ir.body) || ir.lambdas.iter().any(|l| stmts(&l.body))
+}
+
+/// A runtime helper (`exec::helpers`): its Rust name, whether it takes MODE first, whether
+/// its parameters are generic (passed as they are), and whether its parameters after the
+/// first are fixed integers (`ldexp`'s exponent, `signext_from_bit`'s width).
+#[derive(Clone, Debug)]
+pub(crate) struct Helper {
+    pub rust: String,
+    pub mode: bool,
+    pub generic: bool,
+    pub int_tail: bool,
+}
+
+/// The runtime's helper table, read from its source (`isa-runtime/src/exec/helpers.rs`,
+/// the `HELPERS` entries `h("pcode", "rust", mode)`), so the generator calls exactly the
+/// functions that exist. Without that file no helper is available (entries calling helpers
+/// are then unsupported, with the reason).
+pub(crate) fn helper_table() -> &'static HashMap<String, Helper> {
+    static T: std::sync::OnceLock<HashMap<String, Helper>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let path = crate::specdir::workspace_root().join("isa-runtime/src/exec/helpers.rs");
+        std::fs::read_to_string(path)
+            .map(|text| parse_helper_table(&text))
+            .unwrap_or_default()
+    })
+}
+
+/// Parses `h("pcode", "rust", mode)` entries and finds which Rust functions are generic.
+pub(crate) fn parse_helper_table(text: &str) -> HashMap<String, Helper> {
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        let t = line.trim();
+        let Some(rest) = t.strip_prefix("h(\"") else {
+            continue;
+        };
+        let parts: Vec<&str> = rest.split('"').collect();
+        // pcode, ", ", rust, ", mode),"
+        if parts.len() < 4 {
+            continue;
+        }
+        let (pcode, rust, tail) = (parts[0], parts[2], parts[3]);
+        let mode = tail.contains("true");
+        let generic = text.contains(&format!("pub fn {rust}<"));
+        let int_tail = matches!(rust, "ldexp" | "signext_from_bit");
+        out.insert(
+            pcode.to_string(),
+            Helper {
+                rust: rust.to_string(),
+                mode,
+                generic,
+                int_tail,
+            },
+        );
+    }
+    out
+}
+
+/// The runtime function for a pseudocode helper.
+pub(crate) fn helper(name: &str) -> Option<Helper> {
+    helper_table().get(name).cloned()
+}

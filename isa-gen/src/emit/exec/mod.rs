@@ -1,0 +1,636 @@
+//! Per-instruction executors (issue 5): AMD's pseudocode, typed by [`crate::pcode`], lowered to
+//! one Rust `ExecFn` per instruction, emitted into the generation's module next to its tables.
+//!
+//! For every instruction of a spec, in order:
+//! 1. a decision by name ([`builtin`]): fixed behaviours (`S_ENDPGM`, `S_BARRIER`, waits),
+//!    hand-written Rust overrides (`V_DIV_*`, `V_TRIG_PREOP_F64`) and what the emulator does
+//!    not model (matrix instructions, GWS, traps) — each with its reason;
+//! 2. the semantics found by [`source`] (the project's pseudocode overrides, AMD's pseudocode
+//!    of the generation, of the generation it borrows from, or the project's own pseudocode for
+//!    the fixture kernels), lowered by [`lower`] with the operand binding of [`binding`].
+//!
+//! Anything that cannot be lowered becomes an explicit executor returning
+//! `ExecError::Unsupported` with the reason, counted in the coverage report (never a silent
+//! default). The generated module holds `EXEC: exec_gen::GeneratedExec` (executors, coverage
+//! table with provenance) and `exec::BINDINGS` (one operand binding per form).
+
+pub mod binding;
+pub mod builtin;
+pub mod lower;
+pub mod source;
+
+use crate::model::Spec;
+use crate::pcode::corpus::{Class, Entry};
+use crate::Generation;
+use binding::{bind_form, classify, Family, FormBinding, Role};
+use builtin::Builtin;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde::Serialize;
+pub use source::{semantics, Semantics};
+
+/// How an instruction got its executor (the runtime's `ExecStatus`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Generated,
+    Override,
+    Builtin,
+    Unsupported,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Generated => "generated",
+            Status::Override => "override",
+            Status::Builtin => "builtin",
+            Status::Unsupported => "unsupported",
+        }
+    }
+    fn ident(self) -> proc_macro2::Ident {
+        format_ident!(
+            "{}",
+            match self {
+                Status::Generated => "Generated",
+                Status::Override => "Override",
+                Status::Builtin => "Builtin",
+                Status::Unsupported => "Unsupported",
+            }
+        )
+    }
+}
+
+/// One instruction's line of the coverage report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Coverage {
+    pub instruction: String,
+    pub status: Status,
+    /// See the runtime's `CoverageEntry::provenance`.
+    pub provenance: String,
+    pub reason: String,
+    /// The encoding families of its forms.
+    pub families: Vec<String>,
+    /// Forms that cannot run although the instruction can (with why).
+    pub unsupported_forms: Vec<String>,
+}
+
+/// The coverage of one generation.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExecReport {
+    pub generation: String,
+    pub spec_file: String,
+    pub pcode_source: String,
+    pub instructions: usize,
+    pub generated: usize,
+    pub overrides: usize,
+    pub builtins: usize,
+    pub unsupported: usize,
+    /// Problems reading the override layer or the kernel pseudocode.
+    pub problems: Vec<String>,
+    pub entries: Vec<Coverage>,
+}
+
+impl ExecReport {
+    /// Instructions with an executor that does something.
+    pub fn implemented(&self) -> usize {
+        self.generated + self.overrides + self.builtins
+    }
+
+    /// Unsupported instructions grouped by reason (most frequent first). Reasons that name
+    /// an instruction-specific detail are grouped by their first clause.
+    pub fn unsupported_by_reason(&self) -> Vec<(String, usize)> {
+        let mut m: std::collections::BTreeMap<String, usize> = Default::default();
+        for e in self
+            .entries
+            .iter()
+            .filter(|e| e.status == Status::Unsupported)
+        {
+            *m.entry(reason_group(&e.reason)).or_default() += 1;
+        }
+        let mut v: Vec<_> = m.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// Instructions per provenance kind (`rdna3_5`, `semantics from rdna3_5`, `override`,
+    /// `fixture kernels`, `builtin`, `hand-written`).
+    pub fn by_provenance(&self) -> Vec<(String, usize)> {
+        let mut m: std::collections::BTreeMap<String, usize> = Default::default();
+        for e in self
+            .entries
+            .iter()
+            .filter(|e| e.status != Status::Unsupported)
+        {
+            *m.entry(provenance_group(&e.provenance)).or_default() += 1;
+        }
+        let mut v: Vec<_> = m.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v
+    }
+}
+
+fn reason_group(r: &str) -> String {
+    let r = r.split(" (").next().unwrap_or(r);
+    r.split(": `").next().unwrap_or(r).to_string()
+}
+
+fn provenance_group(p: &str) -> String {
+    if p.starts_with("spec/overrides") {
+        "override pseudocode".into()
+    } else if p.starts_with("spec/fixtures/pcode-kernels") {
+        "fixture kernels' pseudocode".into()
+    } else {
+        p.split(" (").next().unwrap_or(p).to_string()
+    }
+}
+
+/// The executors of a generation: code for its module and the coverage report.
+pub struct Executors {
+    pub code: TokenStream,
+    pub report: ExecReport,
+}
+
+/// What one instruction's executor is.
+enum Plan {
+    Lowered(TokenStream),
+    Builtin(Builtin),
+    Unsupported,
+}
+
+/// Generates the executors of `spec` with the semantics of this process ([`semantics`]).
+pub(crate) fn generate(spec: &Spec, forms: &[super::Form]) -> Executors {
+    generate_with(spec, forms, semantics())
+}
+
+/// The executors of `spec` (code and coverage) from explicit semantics.
+pub fn executors(spec: &Spec, sem: &Semantics) -> Executors {
+    let (forms, _) = super::collect_forms(spec);
+    generate_with(spec, &forms, sem)
+}
+
+/// Generates the executors of `spec` from explicit semantics.
+pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics) -> Executors {
+    let generation = spec.generation;
+    // Bindings of every form (in the decoder's form order), filled per instruction below.
+    let mut bindings: Vec<FormBinding> = vec![FormBinding::default(); forms.len()];
+    let mut form_unsupported: Vec<Option<String>> = vec![None; forms.len()];
+    let mut fns = Vec::new();
+    let mut executors = Vec::new();
+    let mut coverage_tokens = Vec::new();
+    let mut entries = Vec::new();
+    for (ii, ins) in spec.instructions.iter().enumerate() {
+        let form_ix: Vec<usize> = forms
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.instruction == ii)
+            .map(|(k, _)| k)
+            .collect();
+        let mut families: Vec<Family> = form_ix
+            .iter()
+            .map(|&k| classify(&spec.encodings[forms[k].encoding].name).0)
+            .collect();
+        families.sort_by_key(|f| f.name());
+        families.dedup();
+        let found = find_semantics(generation, ins, &families, form_ix.is_empty(), sem);
+        let hints = match &found {
+            Found::Entry { entry, .. } => binding::Hints {
+                reads_d0: match &entry.class {
+                    Class::Typed { ir, .. } => lower::reads_name(ir, "D0"),
+                    _ => false,
+                },
+            },
+            _ => binding::Hints::default(),
+        };
+        for &k in &form_ix {
+            let f = &forms[k];
+            let enc = &spec.encodings[f.encoding];
+            let (family, variant) = classify(&enc.name);
+            bindings[k] = bind_form(
+                spec,
+                ins,
+                f.instruction_encoding,
+                enc,
+                family,
+                variant,
+                hints,
+            );
+        }
+        let ins_forms: Vec<FormBinding> = form_ix.iter().map(|&k| bindings[k].clone()).collect();
+        let (plan, status, provenance, mut reason) = plan(
+            ins,
+            found,
+            &families,
+            &ins_forms,
+            &form_ix,
+            &mut form_unsupported,
+        );
+        let fn_name = format_ident!("x_{}", sanitize(&ins.name));
+        let mut unsupported_forms = Vec::new();
+        for &k in &form_ix {
+            if let Some(why) = &form_unsupported[k] {
+                unsupported_forms
+                    .push(format!("{}: {why}", spec.encodings[forms[k].encoding].name));
+            }
+        }
+        if status == Status::Generated && !unsupported_forms.is_empty() && reason.is_empty() {
+            reason = format!("{} form(s) cannot run", unsupported_forms.len());
+        }
+        match plan {
+            Plan::Lowered(body) => {
+                fns.push(quote! {
+                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
+                        #body
+                    }
+                });
+                executors.push(quote!(Some(#fn_name as ExecFn)));
+            }
+            Plan::Builtin(b) => {
+                let body = builtin_body(b);
+                fns.push(quote! {
+                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
+                        #body
+                    }
+                });
+                executors.push(quote!(Some(#fn_name as ExecFn)));
+            }
+            Plan::Unsupported => executors.push(quote!(Some(unsupported as ExecFn))),
+        }
+        let st = status.ident();
+        let (n, p, r) = (ins.name.as_str(), provenance.as_str(), reason.as_str());
+        coverage_tokens.push(quote! {
+            rt::CoverageEntry { instruction: #n, status: rt::ExecStatus::#st, provenance: #p, reason: #r }
+        });
+        entries.push(Coverage {
+            instruction: ins.name.clone(),
+            status,
+            provenance,
+            reason,
+            families: families.iter().map(|f| f.name().to_string()).collect(),
+            unsupported_forms,
+        });
+    }
+    let binding_tokens: Vec<TokenStream> = bindings
+        .iter()
+        .zip(&form_unsupported)
+        .map(|(b, u)| binding_tokens(b, u.as_deref()))
+        .collect();
+    let n_forms = binding_tokens.len();
+    let n_ins = executors.len();
+    let gen_name = spec.label();
+    let pcode_source = sem.pcode_source.clone();
+    let code = quote! {
+        /// This generation's executors, generated from the pseudocode (see `exec_gen`).
+        pub static EXEC: crate::exec_gen::GeneratedExec = crate::exec_gen::GeneratedExec {
+            generation: #gen_name,
+            pcode_source: #pcode_source,
+            executors: &exec::EXECUTORS,
+            coverage: &exec::COVERAGE,
+        };
+
+        /// Generated executors: one function per instruction (`x_<NAME>`), the operand
+        /// binding of every form, the coverage table.
+        #[allow(unused_imports, unused_mut, unused_variables, unused_assignments, unused_labels, unused_parens,
+                unused_braces, unreachable_code, non_snake_case, clippy::all)]
+        pub mod exec {
+            use crate::exec::float::{self as fl, SoftFloat, BF16, F16, F32, F64};
+            use crate::exec::helpers as hp;
+            use crate::exec::wave::{LaneIter, MAX_LANES};
+            use crate::exec::{Decoded, ExecError, ExecFn, Flow, Lds, Memory, Wave};
+            use crate::exec_gen as rt;
+
+            /// One operand binding per form (`FORMS` order).
+            pub static BINDINGS: [rt::Binding; #n_forms] = [#(#binding_tokens),*];
+            /// One executor per instruction (`INSTRUCTIONS` order).
+            pub static EXECUTORS: [Option<ExecFn>; #n_ins] = [#(#executors),*];
+            /// How each instruction got its executor.
+            pub static COVERAGE: [rt::CoverageEntry; #n_ins] = [#(#coverage_tokens),*];
+
+            /// The executor of instructions that cannot run: the reason from `COVERAGE`.
+            pub fn unsupported(_: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> Result<Flow, ExecError> {
+                Err(rt::unsupported(&super::EXEC, d))
+            }
+
+            #(#fns)*
+        }
+    };
+    let count = |s| entries.iter().filter(|e: &&Coverage| e.status == s).count();
+    let report = ExecReport {
+        generation: gen_name,
+        spec_file: spec
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_string(),
+        pcode_source,
+        instructions: entries.len(),
+        generated: count(Status::Generated),
+        overrides: count(Status::Override),
+        builtins: count(Status::Builtin),
+        unsupported: count(Status::Unsupported),
+        problems: sem.problems.clone(),
+        entries,
+    };
+    Executors { code, report }
+}
+
+/// The items of an absent generation's module (no spec): an empty `EXEC`.
+pub fn generate_absent(generation: &str, reason: &str) -> String {
+    format!(
+        "/// No executors: no spec was available.\npub static EXEC: crate::exec_gen::GeneratedExec = crate::exec_gen::GeneratedExec {{ generation: {generation:?}, pcode_source: {reason:?}, executors: &[], coverage: &[] }};\n"
+    )
+}
+
+fn sanitize(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Where an instruction's executor comes from.
+enum Found {
+    /// Decided by name.
+    Builtin(Builtin),
+    /// Semantics to lower.
+    Entry {
+        entry: Box<Entry>,
+        status: Status,
+        provenance: String,
+        note: String,
+    },
+    /// Unsupported before any lowering: (provenance, reason).
+    Unsupported(String, String),
+}
+
+/// Finds the semantics of one instruction (see [`source`] for the order).
+fn find_semantics(
+    generation: Option<Generation>,
+    ins: &crate::model::Instruction,
+    families: &[Family],
+    no_forms: bool,
+    sem: &Semantics,
+) -> Found {
+    let unsupported = |why: String| Found::Unsupported(String::new(), why);
+    if no_forms {
+        return unsupported("no form of the instruction can be decoded".into());
+    }
+    if let Some(b) = builtin::builtin(&ins.name) {
+        return match b {
+            Builtin::Unsupported(r) => unsupported(r.to_string()),
+            b => Found::Builtin(b),
+        };
+    }
+    if let Some(why) = families.iter().find_map(|f| f.unmodelled()) {
+        return unsupported(why.to_string());
+    }
+    if families.iter().any(|f| f.is_scalar()) && families.iter().any(|f| !f.is_scalar()) {
+        return unsupported("forms in both scalar and vector encoding families".into());
+    }
+    let Some(g) = generation else {
+        return unsupported("the spec's generation is not known, so no pseudocode applies".into());
+    };
+    if let Some(o) = sem.override_for(g, &ins.name) {
+        return Found::Entry {
+            entry: Box::new(crate::pcode::corpus::classify(&o.raw, Some(g))),
+            status: Status::Override,
+            provenance: o.location.clone(),
+            note: o.reason.clone(),
+        };
+    }
+    if let Some(e) = sem.amd_entry(g, &ins.name) {
+        return Found::Entry {
+            entry: Box::new(e.clone()),
+            status: Status::Generated,
+            provenance: g.name().to_string(),
+            note: String::new(),
+        };
+    }
+    if let Some(src) = source::borrow_source(g) {
+        if let Some(e) = sem.amd_entry(src, &ins.name) {
+            // Borrow by name when the operand signatures agree.
+            let mut note = String::new();
+            match sem.source_spec(src).and_then(|s| s.instruction(&ins.name)) {
+                Some(theirs) => {
+                    if let (Some(a), Some(b)) = (source::signature(ins), source::signature(theirs))
+                    {
+                        if let Some(diff) = source::signature_difference(&a, &b) {
+                            return unsupported(format!(
+                                "operand signature differs from {}'s, so its pseudocode is not borrowed: {diff}",
+                                src.name()
+                            ));
+                        }
+                    }
+                }
+                None => {
+                    note = format!(
+                        "operands not compared: {}'s spec at hand does not list {}",
+                        src.name(),
+                        ins.name
+                    );
+                }
+            }
+            return Found::Entry {
+                entry: Box::new(e.clone()),
+                status: Status::Generated,
+                provenance: format!("semantics from {}", src.name()),
+                note,
+            };
+        }
+    }
+    if let Some(e) = sem.kernel_entry(g, &ins.name) {
+        let loc = format!(
+            "{}:{}",
+            source::display_path(&source::kernels_dir().join(format!("{}.pcode", g.name()))),
+            e.header_line
+        );
+        return Found::Entry {
+            entry: Box::new(e.clone()),
+            status: Status::Generated,
+            provenance: loc,
+            note: String::new(),
+        };
+    }
+    unsupported(if sem.amd.is_empty() {
+        "no pseudocode: AMD's is absent and the project's fixture pseudocode has no entry"
+            .to_string()
+    } else {
+        format!(
+            "no pseudocode entry in {}{}",
+            g.name(),
+            source::borrow_source(g)
+                .map(|s| format!(" or {}", s.name()))
+                .unwrap_or_default()
+        )
+    })
+}
+
+/// Lowers one instruction's semantics.
+fn plan(
+    ins: &crate::model::Instruction,
+    found: Found,
+    families: &[Family],
+    ins_forms: &[FormBinding],
+    form_ix: &[usize],
+    form_unsupported: &mut [Option<String>],
+) -> (Plan, Status, String, String) {
+    let (entry, status, provenance, note) = match found {
+        Found::Unsupported(p, why) => return (Plan::Unsupported, Status::Unsupported, p, why),
+        Found::Builtin(b) => {
+            return match b {
+                Builtin::RustOverride { reason, .. } => (
+                    Plan::Builtin(b),
+                    Status::Override,
+                    "hand-written".into(),
+                    reason.into(),
+                ),
+                Builtin::EndProgram(r) | Builtin::Barrier(r) | Builtin::NoOp(r) => (
+                    Plan::Builtin(b),
+                    Status::Builtin,
+                    "builtin".into(),
+                    r.into(),
+                ),
+                Builtin::Halt { reason, .. } => (
+                    Plan::Builtin(b),
+                    Status::Builtin,
+                    "builtin".into(),
+                    reason.into(),
+                ),
+                Builtin::Unsupported(r) => (
+                    Plan::Unsupported,
+                    Status::Unsupported,
+                    String::new(),
+                    r.into(),
+                ),
+            }
+        }
+        Found::Entry {
+            entry,
+            status,
+            provenance,
+            note,
+        } => (entry, status, provenance, note),
+    };
+    let fail = |why: String| {
+        (
+            Plan::Unsupported,
+            Status::Unsupported,
+            provenance.clone(),
+            why,
+        )
+    };
+    let ir = match &entry.class {
+        Class::Typed { ir, .. } => ir,
+        Class::Parsed { errors, .. } => {
+            let first = errors
+                .first()
+                .map(|e| format!("{} ({})", e.code, e.message))
+                .unwrap_or_default();
+            return fail(format!("the pseudocode does not type-check: {first}"));
+        }
+        Class::Prose { kind, .. } => {
+            return fail(format!("AMD gives prose, not pseudocode ({})", kind.name()));
+        }
+        Class::Failed { cause, .. } => {
+            return fail(format!("the pseudocode does not parse ({})", cause.name()));
+        }
+    };
+    // The family the body is lowered for: VOP3 among vector ALU forms (its VCC rules are
+    // decided per form at run time), else the first.
+    let family = if families.contains(&Family::Vop3) {
+        Family::Vop3
+    } else {
+        families[0]
+    };
+    let mode = if family.is_scalar() {
+        lower::ExecMode::Scalar
+    } else if lower::names_other_lanes(ir) {
+        lower::ExecMode::Wave
+    } else {
+        lower::ExecMode::Lane
+    };
+    let cx = lower::Ctx {
+        name: &ins.name,
+        family,
+        forms: ins_forms,
+        ir,
+    };
+    match lower::Lower::new(&cx, mode).executor() {
+        Ok((body, required)) => {
+            // Forms that lack an operand the body needs cannot run.
+            for (k, b) in form_ix.iter().zip(ins_forms) {
+                let missing: Vec<&str> = required
+                    .iter()
+                    .filter(|r| b.op(**r).is_none())
+                    .map(|r| r.ident())
+                    .collect();
+                if !missing.is_empty() {
+                    form_unsupported[*k] = Some(format!(
+                        "the form has no operand for {}",
+                        missing.join(", ")
+                    ));
+                }
+            }
+            (Plan::Lowered(body), status, provenance, note)
+        }
+        Err(why) => fail(why),
+    }
+}
+
+fn builtin_body(b: Builtin) -> TokenStream {
+    match b {
+        Builtin::EndProgram(_) => quote!(Ok(Flow::EndProgram)),
+        Builtin::Barrier(_) => quote!(Ok(Flow::Barrier)),
+        Builtin::NoOp(_) => quote!(Ok(Flow::Next)),
+        Builtin::Halt { always: true, .. } => quote!(Ok(Flow::Halt)),
+        Builtin::Halt { always: false, .. } => quote! {
+            let simm = d.field("SIMM16").unwrap_or(0);
+            Ok(if simm & 1 != 0 { Flow::Halt } else { Flow::Next })
+        },
+        Builtin::RustOverride { function, .. } => {
+            let f = format_ident!("{}", function);
+            quote!(rt::overrides::#f(w, d, &BINDINGS))
+        }
+        Builtin::Unsupported(r) => quote!(Err(ExecError::unsupported(d.mnemonic(), #r))),
+    }
+}
+
+fn binding_tokens(b: &FormBinding, unsupported: Option<&str>) -> TokenStream {
+    let role = |r: Role| format_ident!("{}", r.ident());
+    let ops = b.ops.iter().map(|(r, i)| {
+        let r = role(*r);
+        let i = *i as u8;
+        quote!((rt::role::#r, #i))
+    });
+    let sizes = b.sizes.iter().map(|(r, s)| {
+        let r = role(*r);
+        let s = *s as u16;
+        quote!((rt::role::#r, #s))
+    });
+    let masks = b.masks.iter().map(|r| {
+        let r = role(*r);
+        quote!((1u32 << rt::role::#r))
+    });
+    let f64s = b.f64s.iter().map(|r| {
+        let r = role(*r);
+        quote!((1u32 << rt::role::#r))
+    });
+    let fields = b.fields.iter().map(|(f, i)| {
+        let f = format_ident!("{}", f);
+        let i = *i as u8;
+        quote!((rt::field::#f, #i))
+    });
+    let variant = format_ident!("{}", b.variant.unwrap_or(binding::Variant::Plain).ident());
+    let un = unsupported.unwrap_or("");
+    quote! {
+        rt::Binding {
+            ops: rt::ops(&[#(#ops),*]),
+            sizes: rt::sizes(&[#(#sizes),*]),
+            masks: 0u32 #(| #masks)*,
+            f64s: 0u32 #(| #f64s)*,
+            fields: rt::fields(&[#(#fields),*]),
+            variant: rt::variant::#variant,
+            unsupported: #un,
+        }
+    }
+}

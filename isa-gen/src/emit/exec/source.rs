@@ -1,0 +1,333 @@
+//! Where an instruction's semantics come from, in order:
+//!
+//! 1. the project's override layer in pseudocode, `spec/overrides/<name>.pcode`, where
+//!    `<name>` is a generation (`cdna3`), a family of generations (`rdna`, `cdna`) or `all`;
+//!    the most specific file wins (hand-written Rust overrides and fixed behaviours are decided
+//!    before this, see `builtin.rs`);
+//! 2. AMD's pseudocode of the generation (`<gen>.pcode` in the directory `specdir::pcode_dir`
+//!    resolves, when that is AMD's data and not the project's samples);
+//! 3. AMD's pseudocode of the generation it borrows from, by instruction name, when the
+//!    operand signatures agree (see [`borrow_source`]);
+//! 4. the project's own pseudocode for the fixture kernels,
+//!    `spec/fixtures/pcode-kernels/<gen>.pcode` (used on a fresh machine, where AMD's text is
+//!    absent, and for names AMD's text lacks).
+
+use crate::model::{self, Spec};
+use crate::pcode::corpus::{classify_text, Entry, GenerationCorpus};
+use crate::specdir::{self, Source};
+use crate::Generation;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The generation whose pseudocode a generation without its own borrows, by name.
+///
+/// - rdna1 ← rdna2: the same ISA family (GFX10), RDNA2 adds instructions.
+/// - rdna3 ← rdna3_5: GFX11 and GFX11.5 share encodings and most instructions.
+/// - cdna1, cdna2, cdna3 ← cdna4: the GFX9 line; CDNA4 is the only CDNA corpus.
+/// - cdna5 ← cdna4: the closest CDNA corpus, though CDNA5 (GFX12.5) moved to RDNA4-style
+///   encodings; operand signatures are compared before anything is borrowed.
+pub fn borrow_source(g: Generation) -> Option<Generation> {
+    use Generation::*;
+    match g {
+        Rdna1 => Some(Rdna2),
+        Rdna3 => Some(Rdna3_5),
+        Cdna1 | Cdna2 | Cdna3 | Cdna5 => Some(Cdna4),
+        Rdna2 | Rdna3_5 | Rdna4 | Cdna4 => None,
+    }
+}
+
+/// An override entry's origin and reason.
+#[derive(Clone, Debug)]
+pub struct OverrideEntry {
+    /// `spec/overrides/all.pcode:12`.
+    pub location: String,
+    pub reason: String,
+    pub scope: String,
+    pub raw: crate::pcode::corpus::RawEntry,
+}
+
+/// Everything the executor generator reads besides the XML spec.
+pub struct Semantics {
+    /// Where AMD's pseudocode was read from, or why it is absent.
+    pub pcode_source: String,
+    /// AMD's pseudocode per generation.
+    pub amd: BTreeMap<Generation, GenerationCorpus>,
+    /// The project's override entries.
+    pub overrides: Vec<OverrideEntry>,
+    /// Problems reading the override layer (an entry without a reason, a file that does not
+    /// parse): reported, never ignored.
+    pub problems: Vec<String>,
+    /// The project's kernel pseudocode per generation.
+    pub kernels: BTreeMap<Generation, GenerationCorpus>,
+    /// XML specs of the generations others borrow from, for signature comparison.
+    xml_dir: PathBuf,
+    borrow_specs: std::sync::Mutex<BTreeMap<Generation, Option<&'static Spec>>>,
+}
+
+pub fn overrides_dir() -> PathBuf {
+    specdir::workspace_root().join("spec/overrides")
+}
+
+pub fn kernels_dir() -> PathBuf {
+    specdir::workspace_root().join("spec/fixtures/pcode-kernels")
+}
+
+impl Semantics {
+    /// Reads AMD's pseudocode from the resolved directory (not the project's samples), the
+    /// override layer and the kernel pseudocode.
+    pub fn load() -> Semantics {
+        let dir = specdir::pcode_dir();
+        let amd_dir = (dir.source != Source::Fixture).then(|| dir.path.clone());
+        Semantics::load_from(amd_dir.as_deref(), &overrides_dir(), &kernels_dir())
+    }
+
+    /// As [`Semantics::load`], from explicit directories (`amd = None`: no AMD text, as on a
+    /// fresh machine).
+    pub fn load_from(amd: Option<&Path>, overrides: &Path, kernels: &Path) -> Semantics {
+        let mut s = Semantics {
+            pcode_source: String::new(),
+            amd: BTreeMap::new(),
+            overrides: Vec::new(),
+            problems: Vec::new(),
+            kernels: BTreeMap::new(),
+            xml_dir: specdir::xml_dir().path,
+            borrow_specs: Default::default(),
+        };
+        match amd {
+            Some(d) => match crate::pcode::load_corpus(d) {
+                Ok(c) => {
+                    for g in c.generations {
+                        if let Some(gen) = g.generation {
+                            s.amd.insert(gen, g);
+                        }
+                    }
+                    let gens: Vec<&str> = s.amd.keys().map(|g| g.name()).collect();
+                    s.pcode_source = format!(
+                        "AMD's pseudocode from {} ({})",
+                        d.display(),
+                        gens.join(", ")
+                    );
+                }
+                Err(e) => {
+                    s.pcode_source = format!(
+                        "AMD's pseudocode could not be read from {}: {e}",
+                        d.display()
+                    )
+                }
+            },
+            None => {
+                s.pcode_source =
+                    "no AMD pseudocode found (fixture kernels' own pseudocode only)".to_string()
+            }
+        }
+        s.read_overrides(overrides);
+        if let Ok(files) = specdir::list_files(kernels, "pcode") {
+            for (path, g) in files {
+                let Some(g) = g else {
+                    s.problems.push(format!(
+                        "{}: the file name names no generation",
+                        path.display()
+                    ));
+                    continue;
+                };
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => {
+                        let c = classify_text(&text, &path, Some(g));
+                        for p in &c.layout_problems {
+                            s.problems.push(format!(
+                                "{}:{}: {}",
+                                path.display(),
+                                p.line,
+                                p.message
+                            ));
+                        }
+                        s.kernels.insert(g, c);
+                    }
+                    Err(e) => s.problems.push(format!("{}: {e}", path.display())),
+                }
+            }
+        }
+        s
+    }
+
+    fn read_overrides(&mut self, dir: &Path) {
+        let Ok(files) = specdir::list_files(dir, "pcode") else {
+            return;
+        };
+        for (path, _) in files {
+            let scope = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
+            if !is_scope(&scope) {
+                self.problems.push(format!(
+                    "{}: the file name must be a generation, `rdna`, `cdna` or `all`",
+                    path.display()
+                ));
+                continue;
+            }
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.problems.push(format!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            let (raw, layout) = crate::pcode::corpus::split_entries(&text);
+            for p in layout {
+                self.problems
+                    .push(format!("{}:{}: {}", path.display(), p.line, p.message));
+            }
+            let shown = display_path(&path);
+            for r in raw {
+                let reason = r
+                    .text
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("// reason:"))
+                    .map(|s| s.trim().to_string());
+                let location = format!("{shown}:{}", r.header_line);
+                match reason {
+                    Some(reason) if !reason.is_empty() => self.overrides.push(OverrideEntry {
+                        location,
+                        reason,
+                        scope: scope.clone(),
+                        raw: r,
+                    }),
+                    _ => self.problems.push(format!(
+                        "{location}: override of {} has no `// reason:` line",
+                        r.name
+                    )),
+                }
+            }
+        }
+    }
+
+    /// The override entry for `name` in generation `g`, most specific scope first.
+    pub fn override_for(&self, g: Generation, name: &str) -> Option<&OverrideEntry> {
+        let family = if g.is_cdna() { "cdna" } else { "rdna" };
+        [g.name(), family, "all"].into_iter().find_map(|scope| {
+            self.overrides
+                .iter()
+                .find(|o| o.scope == scope && o.raw.name.eq_ignore_ascii_case(name))
+        })
+    }
+
+    pub fn amd_entry(&self, g: Generation, name: &str) -> Option<&Entry> {
+        find(self.amd.get(&g)?, name)
+    }
+
+    pub fn kernel_entry(&self, g: Generation, name: &str) -> Option<&Entry> {
+        find(self.kernels.get(&g)?, name)
+    }
+
+    /// The XML spec of a borrow source, loaded once (leaked: it lives as long as the
+    /// process, like the cache of [`semantics`]).
+    pub fn source_spec(&self, g: Generation) -> Option<&'static Spec> {
+        let mut cache = self.borrow_specs.lock().unwrap_or_else(|e| e.into_inner());
+        *cache.entry(g).or_insert_with(|| {
+            let path = self.xml_dir.join(format!("amdgpu_isa_{}.xml", g.name()));
+            if !path.is_file() {
+                return None;
+            }
+            model::load_file(&path)
+                .ok()
+                .map(|s| &*Box::leak(Box::new(s)))
+        })
+    }
+}
+
+fn is_scope(s: &str) -> bool {
+    matches!(s, "all" | "rdna" | "cdna") || Generation::from_name(s).is_some_and(|g| g.name() == s)
+}
+
+fn find<'a>(c: &'a GenerationCorpus, name: &str) -> Option<&'a Entry> {
+    c.entries.iter().find(|e| e.name.eq_ignore_ascii_case(name))
+}
+
+/// A path shown relative to the workspace (`spec/overrides/all.pcode`).
+pub fn display_path(p: &Path) -> String {
+    let root = specdir::workspace_root();
+    p.strip_prefix(&root)
+        .map(|r| r.display().to_string())
+        .unwrap_or_else(|_| p.display().to_string())
+}
+
+/// The semantics of this process, loaded once (build scripts generate every generation from
+/// the same data).
+pub fn semantics() -> &'static Semantics {
+    static S: OnceLock<Semantics> = OnceLock::new();
+    S.get_or_init(Semantics::load)
+}
+
+/// The operand signature the borrowing check compares: per explicit operand of the
+/// instruction's first plain encoding (literal fields left out), direction, size and data
+/// format.
+pub fn signature(ins: &model::Instruction) -> Option<Vec<(bool, bool, u32, String)>> {
+    let ie = ins
+        .encodings
+        .iter()
+        .find(|e| {
+            let (_, v) = super::binding::classify(&e.encoding_name);
+            v == super::binding::Variant::Plain || v == super::binding::Variant::Vop3p
+        })
+        .or_else(|| ins.encodings.first())?;
+    Some(
+        ie.operands
+            .iter()
+            .filter(|o| {
+                o.field_name
+                    .as_deref()
+                    .is_some_and(|f| !f.starts_with("LITERAL"))
+            })
+            .map(|o| {
+                (
+                    o.input,
+                    o.output,
+                    o.size,
+                    o.data_format_name
+                        .clone()
+                        .unwrap_or_default()
+                        .trim_start_matches("FMT_NUM_")
+                        .to_string(),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Why two signatures differ (None when they agree).
+pub fn signature_difference(
+    ours: &[(bool, bool, u32, String)],
+    theirs: &[(bool, bool, u32, String)],
+) -> Option<String> {
+    if ours.len() != theirs.len() {
+        return Some(format!(
+            "{} explicit operands here, {} there",
+            ours.len(),
+            theirs.len()
+        ));
+    }
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        if (a.0, a.1) != (b.0, b.1) {
+            return Some(format!("operand {k} is {} here, {} there", dir(a), dir(b)));
+        }
+        if a.2 != b.2 {
+            return Some(format!("operand {k} has {} bits here, {} there", a.2, b.2));
+        }
+        if a.3 != b.3 && !(a.3 == "ANY" || b.3 == "ANY") {
+            return Some(format!("operand {k} is {} here, {} there", a.3, b.3));
+        }
+    }
+    None
+}
+
+fn dir(x: &(bool, bool, u32, String)) -> &'static str {
+    match (x.0, x.1) {
+        (true, true) => "input and output",
+        (true, false) => "an input",
+        (false, true) => "an output",
+        _ => "neither input nor output",
+    }
+}
