@@ -545,7 +545,13 @@ fn canonicalize(
             ins = trial;
             continue;
         }
-        // Else the smallest value that prints alike: clear what bits the text does not need.
+        // Else, for a modifier field, the smallest value that prints alike: clear what bits
+        // the text does not need. (Operand fields keep their code: two codes may print alike,
+        // such as SRC_LITERAL and SRC_LITERAL64 with the same value, and only the first
+        // reading of the token is LLVM's.)
+        if f.operands.iter().any(|o| o.field == Some(k as u8)) {
+            continue;
+        }
         for bit in (0..field.width().min(64)).rev() {
             let v = field.extract(ins.bits);
             if v >> bit & 1 == 0 {
