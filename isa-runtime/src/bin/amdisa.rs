@@ -4,7 +4,15 @@
 //! amdisa disasm --arch rdna3 be801d80 bf810000
 //! amdisa disasm --arch cdna3 --file kernel.bin --json
 //! echo 's_wqm_b64 s[0:1], 0' | amdisa asm --arch rdna3
+//! amdisa run --arch rdna3 kernel.s --buffer a:1000:f32=iota --arg a --grid 4 --workgroup 256
 //! ```
+
+#[path = "amdisa/launch.rs"]
+mod launch;
+#[path = "amdisa/report.rs"]
+mod report;
+#[path = "amdisa/source.rs"]
+mod source;
 
 use clap::{Parser, Subcommand};
 use isa_runtime::{assemble_instruction, decode_stream, disassemble, IsaSpec};
@@ -19,6 +27,10 @@ use std::process::ExitCode;
     about = "Disassemble and assemble AMD GPU machine code (LLVM syntax)"
 )]
 struct Cli {
+    /// Use the project's fixture specs (spec/fixtures/xml) instead of the specs built in from
+    /// the spec directory (needs a build with `--features cli,fixtures`).
+    #[arg(long, global = true)]
+    fixtures: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -45,6 +57,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a kernel on the emulator and print the final registers of one wave and the buffers.
+    Run(RunArgs),
     /// List the generations compiled in and the spec each came from.
     Specs,
     /// Robustness: decode N random words (default 10 million) and check the decoder never
@@ -59,14 +73,171 @@ enum Command {
     },
 }
 
-fn spec_for(arch: &str) -> Result<&'static IsaSpec, String> {
-    isa_runtime::spec(arch).ok_or_else(|| {
-        let have: Vec<&str> = isa_runtime::specs().iter().map(|s| s.generation).collect();
-        format!(
-            "no spec for `{arch}` in this build (have: {})",
-            have.join(", ")
-        )
-    })
+/// The specs `--fixtures` selects: the fixture specs or the ones built from the spec directory.
+fn available_specs(fixtures: bool) -> Result<Vec<&'static IsaSpec>, String> {
+    if !fixtures {
+        return Ok(isa_runtime::specs());
+    }
+    #[cfg(feature = "fixtures")]
+    return Ok(isa_runtime::fixtures::specs());
+    #[cfg(not(feature = "fixtures"))]
+    Err(
+        "--fixtures needs the fixture specs compiled in: build with `--features cli,fixtures`"
+            .into(),
+    )
+}
+
+/// `amdisa run`: the kernel, its memory set-up, the launch and what to print.
+#[derive(clap::Args)]
+#[command(after_help = RUN_EXAMPLE)]
+struct RunArgs {
+    /// Generation (`amdisa specs` lists them; add --fixtures for the fixture specs).
+    #[arg(long)]
+    arch: String,
+    /// The kernel: assembly in LLVM syntax, one instruction per line, with `label:` lines
+    /// (branch operands may name a label), `.long 0x...` raw words, `//` or `;` comments.
+    /// A `.bin` file (or any file with --binary) is raw machine code.
+    file: PathBuf,
+    /// Read FILE as raw machine code whatever its name.
+    #[arg(long)]
+    binary: bool,
+    /// Allocate a buffer of 32-bit elements: NAME:COUNT[:TYPE][=INIT]. TYPE is u32 (default),
+    /// i32 or f32. INIT is zero (default), iota (0, 1, 2, ...), fill:V, random[:SEED] or a
+    /// list V,V,... (the first elements, the rest zero). Repeat for more buffers.
+    #[arg(long = "buffer", value_name = "NAME:COUNT[:TYPE][=INIT]")]
+    buffers: Vec<String>,
+    /// A kernel argument, in the order the kernel reads them from s[0:1], each aligned to its
+    /// size: a buffer NAME (its 64-bit address), an integer (32 bits), or u32:N, i32:N, u64:N,
+    /// f32:X. Repeat for more arguments.
+    #[arg(long = "arg", value_name = "VALUE", allow_hyphen_values = true)]
+    args: Vec<String>,
+    /// Workgroups in the grid: X[,Y[,Z]].
+    #[arg(long, default_value = "1", value_name = "X[,Y,Z]")]
+    grid: String,
+    /// Work-items per workgroup: X[,Y[,Z]] (default: one wave).
+    #[arg(long, value_name = "X[,Y,Z]")]
+    workgroup: Option<String>,
+    /// Print the final registers of this workgroup's wave (see --wave).
+    #[arg(long, default_value = "0", value_name = "X[,Y,Z]")]
+    group: String,
+    /// Which wave of that workgroup to print.
+    #[arg(long, default_value_t = 0)]
+    wave: u32,
+    /// How many VGPRs to print (default: those the kernel names).
+    #[arg(long)]
+    vgprs: Option<u32>,
+    /// Elements of each buffer to print.
+    #[arg(long, default_value_t = 64)]
+    print_limit: usize,
+    /// Print one line per executed instruction: workgroup and wave, pc, instruction, and the
+    /// registers it changed.
+    #[arg(long)]
+    trace: bool,
+    /// Instructions one wave may run before the run stops (endless loops).
+    #[arg(long, default_value_t = 10_000_000)]
+    max_steps: u64,
+}
+
+const RUN_EXAMPLE: &str = "Example (vector add of 1000 floats, 4 workgroups of 256):
+  amdisa run --arch rdna3 --fixtures isa-tests/kernels/vector_add.rdna3.s \\
+    --buffer a:1000:f32=iota --buffer b:1000:f32=random --buffer out:1000:f32 \\
+    --arg a --arg b --arg out --arg 1000 --grid 4 --workgroup 256 --group 3 --wave 7";
+
+fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
+    use isa_runtime::exec::dispatch::Program;
+    let spec = spec_for(&cli.arch, fixtures)?;
+    let name = cli.file.display().to_string();
+    let raw = cli.binary || cli.file.extension().is_some_and(|e| e == "bin");
+    let code = if raw {
+        std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?
+    } else {
+        let text = std::fs::read_to_string(&cli.file).map_err(|e| format!("{name}: {e}"))?;
+        match source::assemble_source(spec, &text) {
+            Ok(code) => code,
+            Err(errors) => {
+                for e in &errors {
+                    eprintln!("{name}:{}:{}: error: {}", e.line, e.column, e.message);
+                }
+                return Err(format!("{name}: {} assembly error(s)", errors.len()));
+            }
+        }
+    };
+    if code.is_empty() {
+        return Err(format!("{name}: no instructions"));
+    }
+    let table = launch::executor_table(spec)?;
+    let workgroup = match &cli.workgroup {
+        Some(w) => launch::parse_dims("workgroup size", w)?,
+        None => [if spec.wave64 { 64 } else { 32 }, 1, 1],
+    };
+    let setup = launch::Launch {
+        buffers: cli
+            .buffers
+            .iter()
+            .map(|b| launch::BufferSpec::parse(b))
+            .collect::<Result<_, _>>()?,
+        args: cli
+            .args
+            .iter()
+            .map(|a| launch::Arg::parse(a))
+            .collect::<Result<_, _>>()?,
+        grid: launch::parse_dims("grid", &cli.grid)?,
+        workgroup,
+        watch: Some(launch::WaveId {
+            group: launch::parse_group_id(&cli.group)?,
+            wave: cli.wave,
+        }),
+        max_steps: cli.max_steps,
+    };
+    let program = Program::load(spec, &code, 0, &table);
+    let used = launch::registers_used(&program);
+    let result = if cli.trace {
+        let mut stdout = std::io::stdout().lock();
+        let mut tracer = report::TraceWriter::new(&mut stdout);
+        launch::run(&program, &setup, Some(&mut tracer))
+    } else {
+        launch::run(&program, &setup, None)
+    };
+    let outcome = result.map_err(|e| e.to_string())?;
+    out(&format!(
+        "{}: {} bytes on {} ({}): {} workgroups, {} waves, {} instructions; kernel arguments at {:#x}",
+        name,
+        code.len(),
+        spec.generation,
+        if spec.wave64 { "wave64" } else { "wave32" },
+        outcome.stats.workgroups,
+        outcome.stats.waves,
+        outcome.stats.instructions,
+        outcome.kernarg
+    ));
+    match &outcome.watched {
+        Some(w) => {
+            out(report::wave_text(w, used.sgprs.max(2), cli.vgprs.unwrap_or(used.vgprs)).trim_end())
+        }
+        None => out(&format!(
+            "(no wave {} in workgroup {}: nothing to print)",
+            cli.wave, cli.group
+        )),
+    }
+    for b in &outcome.buffers {
+        out(report::buffer_text(&outcome, b, cli.print_limit).trim_end());
+    }
+    Ok(true)
+}
+
+fn spec_for(arch: &str, fixtures: bool) -> Result<&'static IsaSpec, String> {
+    let specs = available_specs(fixtures)?;
+    specs
+        .iter()
+        .copied()
+        .find(|s| s.generation == arch)
+        .ok_or_else(|| {
+            let have: Vec<&str> = specs.iter().map(|s| s.generation).collect();
+            format!(
+                "no spec for `{arch}` in this build (have: {})",
+                have.join(", ")
+            )
+        })
 }
 
 fn hex(b: &[u8]) -> String {
@@ -83,8 +254,14 @@ fn out(line: &str) {
     }
 }
 
-fn disasm(arch: &str, file: Option<PathBuf>, json: bool, words: &[String]) -> Result<bool, String> {
-    let spec = spec_for(arch)?;
+fn disasm(
+    arch: &str,
+    fixtures: bool,
+    file: Option<PathBuf>,
+    json: bool,
+    words: &[String],
+) -> Result<bool, String> {
+    let spec = spec_for(arch, fixtures)?;
     let bytes = match file {
         Some(p) => std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => {
@@ -129,8 +306,8 @@ fn disasm(arch: &str, file: Option<PathBuf>, json: bool, words: &[String]) -> Re
     Ok(ok)
 }
 
-fn asm(arch: &str, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
-    let spec = spec_for(arch)?;
+fn asm(arch: &str, fixtures: bool, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
+    let spec = spec_for(arch, fixtures)?;
     let mut text = String::new();
     match file {
         Some(p) => {
@@ -192,10 +369,10 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn fuzz(arch: Option<&str>, words: u64, seed: u64) -> Result<bool, String> {
+fn fuzz(arch: Option<&str>, fixtures: bool, words: u64, seed: u64) -> Result<bool, String> {
     let specs: Vec<&'static IsaSpec> = match arch {
-        Some(a) => vec![spec_for(a)?],
-        None => isa_runtime::specs(),
+        Some(a) => vec![spec_for(a, fixtures)?],
+        None => available_specs(fixtures)?,
     };
     let mut all_ok = true;
     for spec in specs {
@@ -256,17 +433,19 @@ fn fuzz(arch: Option<&str>, words: u64, seed: u64) -> Result<bool, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let fixtures = cli.fixtures;
     let result = match cli.command {
         Command::Disasm {
             arch,
             file,
             json,
             words,
-        } => disasm(&arch, file, json, &words),
-        Command::Asm { arch, file, json } => asm(&arch, file, json),
-        Command::Fuzz { arch, words, seed } => fuzz(arch.as_deref(), words, seed),
-        Command::Specs => {
-            for s in isa_runtime::specs() {
+        } => disasm(&arch, fixtures, file, json, &words),
+        Command::Asm { arch, file, json } => asm(&arch, fixtures, file, json),
+        Command::Run(args) => run(&args, fixtures),
+        Command::Fuzz { arch, words, seed } => fuzz(arch.as_deref(), fixtures, words, seed),
+        Command::Specs => available_specs(fixtures).map(|specs| {
+            for s in specs {
                 out(&format!(
                     "{:<8} {:<8} {} (release {}, schema {}), {} instructions, {} forms",
                     s.generation,
@@ -278,8 +457,8 @@ fn main() -> ExitCode {
                     s.forms.len()
                 ));
             }
-            Ok(true)
-        }
+            true
+        }),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
