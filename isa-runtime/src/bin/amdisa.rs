@@ -138,10 +138,11 @@ struct RunArgs {
     max_steps: u64,
 }
 
-const RUN_EXAMPLE: &str = "Example (vector add of 1000 floats, 4 workgroups of 256):
-  amdisa run --arch rdna3 --fixtures isa-tests/kernels/vector_add.rdna3.s \\
+const RUN_EXAMPLE: &str =
+    "Example (vector add of 1000 floats, 4 workgroups of 256; the last wave has 40 lanes):
+  amdisa --fixtures run --arch cdna3 isa-tests/kernels/vector_add.gfx9.s \\
     --buffer a:1000:f32=iota --buffer b:1000:f32=random --buffer out:1000:f32 \\
-    --arg a --arg b --arg out --arg 1000 --grid 4 --workgroup 256 --group 3 --wave 7";
+    --arg a --arg b --arg out --arg 1000 --grid 4 --workgroup 256 --group 3 --wave 3";
 
 fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     use isa_runtime::exec::dispatch::Program;

@@ -11,13 +11,14 @@ use std::fmt::Write as _;
 fn lane_rows(out: &mut String, label: &str, values: &[u32], exec: u64) {
     for (row, chunk) in values.chunks(8).enumerate() {
         let head = if row == 0 { label } else { "" };
-        let _ = write!(out, "  {head:<5}[{:>2}]", row * 8);
+        let mut line = format!("  {head:<5}[{:>2}]", row * 8);
         for (k, v) in chunk.iter().enumerate() {
             let lane = row * 8 + k;
             // Inactive lanes are marked: their value is what the last active write left.
             let mark = if exec >> lane & 1 == 1 { ' ' } else { '*' };
-            let _ = write!(out, " {v:08x}{mark}");
+            let _ = write!(line, " {v:08x}{mark}");
         }
+        out.push_str(line.trim_end());
         out.push('\n');
     }
 }
