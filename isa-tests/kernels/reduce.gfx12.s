@@ -1,6 +1,7 @@
 // wave size: 32
 // Wave reduction with ds_bpermute_b32: out[g] = sum of in[32g .. 32g+31] (u32, wrapping), for a
-// grid of one-wave workgroups over n elements (elements past n count as 0). GFX12 (RDNA 4, CDNA 5) syntax, wave32.
+// grid of one-wave workgroups over n elements (elements past n count as 0).
+// GFX12 (RDNA 4, CDNA 5) syntax, wave32.
 // Kernel arguments: in @0, out @8 (64-bit addresses), n @16 (u32). s2 = workgroup id.
 //
 // Every lane adds the value of the lane 16, 8, 4, 2, 1 places further on (ds_bpermute_b32 reads
