@@ -1,5 +1,5 @@
 // A counted loop with s_cbranch_scc1: out[id] = 1 + 2 + ... + k + k * id (u32, wrapping) for
-// id = group * 64 + work-item. RDNA 3 syntax, wave32, 64 work-items per workgroup.
+// id = group * 64 + work-item. RDNA 3 syntax (any wave size), 64 work-items per workgroup.
 // Kernel arguments: out @0 (64-bit address), k @8 (u32, at least 1). s2 = workgroup id.
     s_load_b64 s[8:9], s[0:1], null                 // out (offset 0)
     .long 0xf4000280, 0xf8000008                    // asm: s_load_b32 s10, s[0:1], 0x8

@@ -1,5 +1,5 @@
 // A counted loop with s_cbranch_scc1: out[id] = 1 + 2 + ... + k + k * id (u32, wrapping) for
-// id = group * 64 + work-item. GFX9 (CDNA) syntax, wave64, 64 work-items per workgroup.
+// id = group * 64 + work-item. GFX9 (CDNA) syntax (any wave size), 64 work-items per workgroup.
 // Kernel arguments: out @0 (64-bit address), k @8 (u32, at least 1). s2 = workgroup id.
     s_load_dwordx2 s[8:9], s[0:1], 0x0              // out
     s_load_dword s10, s[0:1], 0x8                   // k
