@@ -3,6 +3,7 @@
 //! checked against values computed here, independently of the generated code.
 //! Run with `cargo test -p isa-runtime --features fixtures --test exec_gen_seed`.
 #![cfg(feature = "fixtures")]
+#![allow(clippy::needless_range_loop)]
 
 mod exec_gen_support;
 

@@ -574,6 +574,50 @@ pub fn write_scalar(w: &mut Wave, s: Src, bits: u32, v: u128) -> Result<(), Exec
     }
 }
 
+/// Up to 16 consecutive SGPRs of a scalar operand (`S_LOAD_B512`'s destination).
+pub fn read_scalar_dwords(w: &Wave, s: Src, bits: u32) -> Result<[u32; 16], ExecError> {
+    let mut out = [0u32; 16];
+    let n = bits.div_ceil(32).min(16);
+    for k in 0..n {
+        out[k as usize] = match s {
+            Src::Sgpr(r) => w.read_sgpr(r as u32 + k)?,
+            Src::Ttmp(r) => w.read_scalar_b32(Src::Ttmp(r + k as u8))?,
+            other if k == 0 => w.read_scalar_b32(other)?,
+            other => {
+                return Err(ExecError::illegal(
+                    format!("{other:?}"),
+                    "not a register run",
+                ))
+            }
+        };
+    }
+    Ok(out)
+}
+
+/// Writes up to 16 consecutive SGPRs of a scalar destination.
+pub fn write_scalar_dwords(
+    w: &mut Wave,
+    s: Src,
+    bits: u32,
+    v: &[u32; 16],
+) -> Result<(), ExecError> {
+    let n = bits.div_ceil(32).min(16);
+    for k in 0..n {
+        match s {
+            Src::Sgpr(r) => w.write_sgpr(r as u32 + k, v[k as usize])?,
+            Src::Ttmp(r) => w.write_scalar_b32(Src::Ttmp(r + k as u8), v[k as usize])?,
+            Src::Special(crate::exec::Special::Null) => {}
+            other => {
+                return Err(ExecError::illegal(
+                    format!("{other:?}"),
+                    "cannot be written as a register run",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes dword `k` of a vector destination (VGPR or AGPR run) for the lanes in `mask`.
 #[inline]
 pub fn store_lanes(

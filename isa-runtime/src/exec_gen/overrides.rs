@@ -270,8 +270,29 @@ fn div_fixup<T: SoftFloat>(w: &Wave, q: T, den: T, num: T) -> T {
     if di || nz {
         return signed(0);
     }
+    // Quotients far outside the range: the scaled sequence overflows on the way (a NaN
+    // reaches here); the result is the rounding of a value beyond the largest (or below the
+    // smallest) magnitude.
+    let qexp = ilogb(num) - ilogb(den);
+    let beyond = |exp: i32| {
+        let (bits, _) = fl::round_pack(
+            &fmt,
+            sign,
+            1,
+            exp,
+            true,
+            fl::Rounding::Ieee(env.round),
+            fl::Overflow::Ieee,
+        );
+        T::from_bits(bits)
+    };
+    if qexp > fmt.bias + 1 {
+        return beyond(fmt.bias + 4);
+    }
+    if qexp < 1 - fmt.bias - fmt.man_bits as i32 - 3 {
+        return beyond(1 - fmt.bias - fmt.man_bits as i32 - 8);
+    }
     if fl::is_nan(q) {
-        // The scaled sequence failed (it cannot for finite nonzero operands); keep the NaN.
         return q;
     }
     signed(fl::abs(q).to_bits())

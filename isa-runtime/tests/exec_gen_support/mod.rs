@@ -111,3 +111,69 @@ impl Rng {
 pub fn sgpr(n: u16) -> Src {
     Src::Sgpr(n)
 }
+
+/// A field value for [`build`].
+#[derive(Clone, Copy, Debug)]
+pub enum F {
+    /// `s<n>` (the first of a run).
+    S(u32),
+    /// `v<n>`.
+    V(u32),
+    /// A named value (`NULL`, `VCC_LO`).
+    N(&'static str),
+    /// The raw field value.
+    Raw(u64),
+}
+
+/// Builds `name` in its first form of encoding `encoding`, field by field (for syntax the
+/// assembler does not take).
+pub fn build(spec: &'static IsaSpec, name: &str, encoding: &str, fields: &[(&str, F)]) -> Decoded {
+    let i = spec
+        .instruction_by_name(name)
+        .unwrap_or_else(|| panic!("{}: no {name}", spec.generation));
+    let form = spec.instructions[i]
+        .forms
+        .iter()
+        .copied()
+        .find(|&f| spec.encoding_of(f).name == encoding)
+        .unwrap_or_else(|| panic!("{}: {name} has no form in {encoding}", spec.generation));
+    let mut ins = isa_runtime::Instruction::new(spec, form);
+    for &(field, val) in fields {
+        let fi = ins
+            .encoding()
+            .fields
+            .iter()
+            .position(|f| f.name == field)
+            .unwrap_or_else(|| panic!("{name}: no field {field}"));
+        let ty = spec.forms[form as usize]
+            .operands
+            .iter()
+            .find(|o| o.field == Some(fi as u8))
+            .and_then(|o| o.operand_type)
+            .map(|t| &spec.operand_types[t as usize]);
+        let raw = match (val, ty) {
+            (F::Raw(v), _) => Some(v),
+            (F::S(n), Some(t)) => t.register_value("s", n).map(|v| v as u64),
+            (F::V(n), Some(t)) => t.register_value("v", n).map(|v| v as u64),
+            (F::N(n), Some(t)) => t.named_value(n).map(|v| v as u64),
+            _ => None,
+        };
+        let raw = raw.unwrap_or_else(|| panic!("{name}: {field} cannot hold {val:?}"));
+        assert!(ins.set_field(fi, raw), "{name}: {field} = {raw}");
+    }
+    Decoded::new(ins)
+}
+
+/// Runs a built instruction.
+pub fn run_decoded(
+    table: &ExecutorTable,
+    d: &Decoded,
+    w: &mut Wave,
+    mem: &mut FlatMemory,
+    lds: &mut Lds,
+) -> Result<Flow, ExecError> {
+    let f = table
+        .get(&d.ins)
+        .unwrap_or_else(|| panic!("no executor for {:?}", d.ins));
+    f(w, d, mem, lds)
+}

@@ -187,10 +187,13 @@ pub(crate) fn classify(encoding: &str) -> (Family, Variant) {
         Family::Interp
     } else if n == "DS" || n.starts_with("DS_") || n == "VDS" || n.starts_with("VDS_") {
         Family::Ds
-    } else if n.starts_with("FLAT_GLBL") || n.starts_with("FLAT_GLOBAL") || n.starts_with("VGLOBAL")
+    } else if n.starts_with("FLAT_GLBL")
+        || n.starts_with("FLAT_GLOBAL")
+        || n.starts_with("VGLOBAL")
+        || n == "GLOBAL"
     {
         Family::Global
-    } else if n.starts_with("FLAT_SCRATCH") || n.starts_with("VSCRATCH") {
+    } else if n.starts_with("FLAT_SCRATCH") || n.starts_with("VSCRATCH") || n == "SCRATCH" {
         Family::Scratch
     } else if n.starts_with("FLAT") || n.starts_with("VFLAT") {
         Family::Flat
@@ -368,7 +371,7 @@ pub(crate) fn resolve(name: &str, family: Family) -> Option<NameRef> {
         "ADDR" if family == Smem => MemAddr,
         "VADDR" if family == Buffer => Role(Role::Vaddr),
         "VADDR" if family.is_vmem() => Role(Role::Addr),
-        "SADDR" | "s_saddr" | "s_saddr_off" | "sgpr_o" => Role(Role::Saddr),
+        "SADDR" | "s_saddr" | "s_saddr_off" | "sgpr_o" | "SGPR_ADDR" => Role(Role::Saddr),
         "SBASE" | "sgpr_base" => Role(Role::Sbase),
         "SOFFSET" => Role(Role::Soffset),
         "SRSRC" => Role(Role::Srsrc),
@@ -382,10 +385,30 @@ pub(crate) fn resolve(name: &str, family: Family) -> Option<NameRef> {
         "OPSEL" => Field("OPSEL"),
         "OPSEL_HI" => Field("OPSEL_HI"),
         "NEG" => Field("NEG"),
+        "SDWA_SRC0_SEL" => Field("SRC0_SEL"),
         // Wave state.
-        "EXEC" | "EXEC_LO" | "EXEC_HI" | "VCC" | "VCC_LO" | "VCC_HI" | "SCC" | "M0" | "MODE"
-        | "PC" | "TRAPSTS" | "VCCZ" | "EXECZ" | "ROUND_MODE" | "IEEE_MODE" | "WAVE_MODE"
-        | "WAVE_STATUS" | "TBA" | "TMA" | "FLAT_SCRATCH" => Wave,
+        "EXEC"
+        | "EXEC_LO"
+        | "EXEC_HI"
+        | "VCC"
+        | "VCC_LO"
+        | "VCC_HI"
+        | "SCC"
+        | "M0"
+        | "MODE"
+        | "PC"
+        | "TRAPSTS"
+        | "VCCZ"
+        | "EXECZ"
+        | "ROUND_MODE"
+        | "IEEE_MODE"
+        | "WAVE_MODE"
+        | "WAVE_STATUS"
+        | "TBA"
+        | "TMA"
+        | "FLAT_SCRATCH"
+        | "conditional_debug_system"
+        | "conditional_debug_user" => Wave,
         _ => return None,
     })
 }

@@ -247,6 +247,9 @@ struct RoleUse {
     float_read: bool,
     /// D0 written whole with an integer type (an integer result).
     int_result: bool,
+    /// Wider than 128 bits (`S_LOAD_B256`): a local array of dwords, accessed a dword at a
+    /// time.
+    wide: bool,
 }
 
 /// One lowering (the main body, or a lambda's).
@@ -264,6 +267,9 @@ pub(crate) struct Lower<'a> {
     /// Roles the entry writes (known after a first pass over the body): reads of them come
     /// from their local value.
     known_written: BTreeSet<Role>,
+    /// A DS entry that never names the instruction offset (RDNA3.5's `MEM[ADDR]` atomics):
+    /// its `ADDR` is the lane's address plus the offset.
+    ds_addr_with_offset: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -285,6 +291,14 @@ impl<'a> Lower<'a> {
             lambdas: vec![None; cx.ir.lambdas.len()],
             uses_s2,
             known_written: BTreeSet::new(),
+            ds_addr_with_offset: cx.family == Family::Ds && {
+                let text = format!("{:?}{:?}", cx.ir.body, cx.ir.lambdas);
+                !["OFFSET", "OFFSET0", "OFFSET1", "offset", "INST0", "INST1"]
+                    .iter()
+                    .any(|n| text.contains(&format!("Reg(\"{n}\")")))
+                    && !text.contains("CalcDsAddr")
+                    && !text.contains("Vgpr")
+            },
         }
     }
 
@@ -469,6 +483,23 @@ impl<'a> Lower<'a> {
         }
         let needs_old = u.partial || !u.reads.is_empty();
         let size = quote!((b.sizes[rt::role::#rid] as u32));
+        if u.wide {
+            if vector || !is_output(role) {
+                return Err(format!(
+                    "{} is wider than 128 bits and not a scalar destination",
+                    role.ident()
+                ));
+            }
+            let ow = format_ident!("o_{}_w", role.ident().to_ascii_lowercase());
+            let init = if needs_old {
+                quote!(rt::read_scalar_dwords(w, #r, #size)?)
+            } else {
+                quote!([0u32; 16])
+            };
+            pro.extend(quote!(let mut #ow: [u32; 16] = #init;));
+            epi.extend(quote!(rt::write_scalar_dwords(w, #r, #size, &#ow)?;));
+            return Ok(());
+        }
         if !is_output(role) {
             // The pseudocode uses an input operand's name as a variable (`ADDR = S0.u32`):
             // a local copy, never written back.
@@ -780,6 +811,45 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// A memory address. AMD's text types the computed address `ADDR` of vector and scalar
+    /// memory instructions as 32 bits (`MEM[ADDR + 4U]`); it is the 64-bit address, so
+    /// `ADDR` plus or minus offsets is computed in 64 bits.
+    fn address(&mut self, e: &Expr) -> Res<TokenStream> {
+        fn strip(e: &Expr) -> &Expr {
+            let mut x = e;
+            while let ExprKind::Convert { expr, .. } = &x.kind {
+                x = expr;
+            }
+            x
+        }
+        let x = strip(e);
+        match &x.kind {
+            ExprKind::Reg(n) if self.name_ref_opt(n) == Some(NameRef::MemAddr) => {
+                let a = self.mem_addr()?;
+                Ok(quote!(((#a) as u64)))
+            }
+            ExprKind::Binary {
+                op: op @ (BinOp::Add | BinOp::Sub),
+                lhs,
+                rhs,
+            } if matches!(&strip(lhs).kind, ExprKind::Reg(n) if self.name_ref_opt(n) == Some(NameRef::MemAddr)) =>
+            {
+                let a = self.address(lhs)?;
+                let k = self.expr(rhs)?;
+                let k = match rt_of(rhs.ty)? {
+                    Rt::I(_) => quote!(((#k) as i64 as u64)),
+                    _ => quote!(((#k) as u64)),
+                };
+                Ok(if *op == BinOp::Add {
+                    quote!((#a).wrapping_add(#k))
+                } else {
+                    quote!((#a).wrapping_sub(#k))
+                })
+            }
+            _ => self.u64_of(e),
+        }
+    }
+
     fn u64_of(&mut self, e: &Expr) -> Res<TokenStream> {
         let v = self.expr(e)?;
         Ok(match rt_of(e.ty)? {
@@ -818,6 +888,18 @@ impl<'a> Lower<'a> {
             }
             PlaceKind::Reg(n) => self.store_reg(n, place.ty, bits)?,
             PlaceKind::View { base } => self.store_part(base, quote!(0u128), w, bits)?,
+            PlaceKind::Bit { base, index } if self.wide_base(base).is_some() => {
+                let r = self.wide_base(base).unwrap_or(Role::D0);
+                self.store_wide(r, index, 1, bits)?
+            }
+            PlaceKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if self.wide_base(base).is_some() => {
+                let r = self.wide_base(base).unwrap_or(Role::D0);
+                self.store_wide(r, lo, w, bits)?
+            }
             PlaceKind::Bit { base, index } => {
                 if is_lane_id(index) {
                     self.mark_lane_bit(base);
@@ -854,7 +936,7 @@ impl<'a> Lower<'a> {
                     return Err(format!("a memory write of {w} bits"));
                 }
                 let bytes = u32_lit(w / 8);
-                let a = self.u64_of(addr)?;
+                let a = self.address(addr)?;
                 let sp = self.space(*space)?;
                 let lane = self.lane_opt();
                 quote!({ let a__: u64 = #a; rt::mem_write(w, mem, lds, #sp, a__, #bytes, #bits, #lane)?; })
@@ -926,6 +1008,84 @@ impl<'a> Lower<'a> {
             let n__: u128 = rt::set_bits(#cur, lo__, #wl, #bits);
             #inner
         }))
+    }
+
+    /// The output role a register place names, when it is wider than 128 bits.
+    fn wide_base(&self, base: &Place) -> Option<Role> {
+        match &base.kind {
+            PlaceKind::Reg(n) => self.wide_role(n, base.ty.width, true),
+            _ => None,
+        }
+    }
+
+    fn wide_expr(&self, base: &Expr) -> Option<Role> {
+        match &base.kind {
+            ExprKind::Reg(n) => self.wide_role(n, base.ty.width, false),
+            _ => None,
+        }
+    }
+
+    fn wide_role(&self, name: &str, width: u32, write: bool) -> Option<Role> {
+        let role = match self.name_ref_opt(name)? {
+            NameRef::Role(r) => r,
+            NameRef::Vdata => self.vdata_role(name, write)?,
+            _ => return None,
+        };
+        let max = self
+            .cx
+            .forms
+            .iter()
+            .map(|f| f.size(role))
+            .max()
+            .unwrap_or(0);
+        (width > 128 || max > 128).then_some(role)
+    }
+
+    /// A constant dword-aligned part of a wide role: (dword, bit offset in it).
+    fn wide_index(lo: &Expr, width: u32) -> Res<(usize, u32)> {
+        let mut x = lo;
+        while let ExprKind::Convert { expr, .. } = &x.kind {
+            x = expr;
+        }
+        let ExprKind::Int(v) = x.kind else {
+            return Err("a variable part of an operand wider than 128 bits".into());
+        };
+        let (k, off) = ((v / 32) as usize, (v % 32) as u32);
+        if k >= 16 || off + width > 32 {
+            return Err("a part of an operand wider than 128 bits that crosses a dword".into());
+        }
+        Ok((k, off))
+    }
+
+    fn store_wide(
+        &mut self,
+        role: Role,
+        lo: &Expr,
+        width: u32,
+        bits: TokenStream,
+    ) -> Res<TokenStream> {
+        let (k, off) = Self::wide_index(lo, width)?;
+        let u = self.roles.entry(role).or_default();
+        u.written = true;
+        u.wide = true;
+        u.partial = true;
+        let ow = format_ident!("o_{}_w", role.ident().to_ascii_lowercase());
+        let (wl, offl) = (u32_lit(width), u128_lit(off as u128));
+        Ok(quote!(#ow[#k] = rt::set_bits(#ow[#k] as u128, #offl, #wl, #bits) as u32;))
+    }
+
+    fn read_wide(&mut self, role: Role, lo: &Expr, width: u32) -> Res<TokenStream> {
+        let (k, off) = Self::wide_index(lo, width)?;
+        if !self.known_written.contains(&role) && !self.roles.get(&role).is_some_and(|u| u.written)
+        {
+            return Err("reads part of an input operand wider than 128 bits".into());
+        }
+        let u = self.roles.entry(role).or_default();
+        u.wide = true;
+        u.reads.insert(width);
+        let ow = format_ident!("o_{}_w", role.ident().to_ascii_lowercase());
+        let (wl, offl) = (u32_lit(width), u128_lit(off as u128));
+        Ok(quote!(rt::get_bits(#ow[#k] as u128, #offl, #wl)))
     }
 
     fn mark_partial(&mut self, name: &str) {
@@ -1097,7 +1257,7 @@ impl<'a> Lower<'a> {
                     return Err(format!("a memory read of {w} bits"));
                 }
                 let bytes = u32_lit(w / 8);
-                let a = self.u64_of(addr)?;
+                let a = self.address(addr)?;
                 let sp = self.space(*space)?;
                 let lane = self.lane_opt();
                 from_bits(
@@ -1122,6 +1282,15 @@ impl<'a> Lower<'a> {
                 let b = to_bits(b, base.ty)?;
                 let i = self.amount(index)?;
                 from_bits(quote!(rt::get_bits(#b, #i, 1)), ty)?
+            }
+            ExprKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if self.wide_expr(base).is_some() => {
+                let r = self.wide_expr(base).unwrap_or(Role::D0);
+                let v = self.read_wide(r, lo, ty.width)?;
+                from_bits(v, ty)?
             }
             ExprKind::Slice { base, lo, reversed } => {
                 let b = self.expr(base)?;
@@ -1346,6 +1515,13 @@ impl<'a> Lower<'a> {
             self.roles.entry(r).or_default().float_read = true;
             tokens = quote!(m.src(#k, #tokens));
         }
+        if r == Role::Addr && self.ds_addr_with_offset && ty.is_integer() {
+            let t = ty_tokens(ty)?;
+            tokens = norm(
+                quote!((#tokens).wrapping_add(rt::ds_offset(d, b) as #t)),
+                ty,
+            )?;
+        }
         Ok(tokens)
     }
 
@@ -1393,6 +1569,8 @@ impl<'a> Lower<'a> {
             "TBA" => quote!((w.tba as u128)),
             "TMA" => quote!((w.tma as u128)),
             "FLAT_SCRATCH" => quote!((w.flat_scratch as u128)),
+            "conditional_debug_system" => quote!((rt::status_field(w, "COND_DBG_SYS")? as u128)),
+            "conditional_debug_user" => quote!((rt::status_field(w, "COND_DBG_USER")? as u128)),
             "PC" => {
                 self.pc.0 = true;
                 quote!((pc as u128))
@@ -1411,6 +1589,7 @@ impl<'a> Lower<'a> {
             ("MODE" | "WAVE_MODE", f) => quote!((rt::mode_field(w, #f)? as u128)),
             ("WAVE_STATUS" | "STATUS", f) => quote!((rt::status_field(w, #f)? as u128)),
             ("TRAPSTS", f) => quote!((rt::trapsts_field(w, #f)? as u128)),
+            ("INST", f) => quote!((d.field(#f).unwrap_or(0) as u128)),
             (n, "addr") => {
                 let e = Expr::new(Ty::U32, ExprKind::Reg(n.to_string()), base.span);
                 let r = self.reg_number(&e)?;
@@ -1650,12 +1829,21 @@ impl<'a> Lower<'a> {
                 return from_bits(self.mem_addr()?, ty);
             }
             "CalcDsAddr" => {
-                let mut sum = quote!(0u32);
+                // (address, offset) or (address, OFFSET0, OFFSET1): the offset is
+                // OFFSET1:OFFSET0.
+                let mut parts = Vec::new();
                 for a in args {
                     let v = self.expr(a)?;
-                    let v = to_bits(v, a.ty)?;
-                    sum = quote!((#sum).wrapping_add((#v) as u32));
+                    parts.push(to_bits(v, a.ty)?);
                 }
+                let sum = match parts.as_slice() {
+                    [a] => quote!(((#a) as u32)),
+                    [a, o] => quote!(((#a) as u32).wrapping_add((#o) as u32)),
+                    [a, o0, o1] => {
+                        quote!(((#a) as u32).wrapping_add(((#o1) as u32 & 0xff) << 8 | ((#o0) as u32 & 0xff)))
+                    }
+                    _ => return Err("CalcDsAddr with more than three arguments".into()),
+                };
                 return from_bits(quote!((#sum as u128)), ty);
             }
             _ => {}
@@ -1663,11 +1851,21 @@ impl<'a> Lower<'a> {
         let h = helper(func)
             .ok_or_else(|| format!("the helper `{func}` has no runtime implementation"))?;
         let mut a = Vec::new();
+        let first = args.first().map(|x| x.ty);
         for (k, x) in args.iter().enumerate() {
-            let v = self.expr(x)?;
+            let mut v = self.expr(x)?;
             // Concrete parameters take the value through `rt::co` (integer widths differ);
-            // generic ones as it is, except the documented extra integer parameters.
+            // generic ones as it is, except the documented extra integer parameters. A
+            // generic helper's float arguments share the first one's format (`pow(2.0,
+            // S0.f32)` gives the literal as f64).
             let coerce = !h.generic || (k > 0 && h.int_tail);
+            if h.generic && !coerce && k > 0 {
+                if let Some(f) = first.filter(|f| float_rt(*f) && float_rt(x.ty) && *f != x.ty) {
+                    let t = ty_tokens(f)?;
+                    let e = env(f)?;
+                    v = quote!(fl::cast::<_, #t>(#e, #v));
+                }
+            }
             a.push(if coerce { quote!(rt::co(#v)) } else { v });
         }
         let f = format_ident!("{}", h.rust);

@@ -16,6 +16,7 @@
 
 pub mod binding;
 pub mod builtin;
+pub mod corpus;
 pub mod lower;
 pub mod source;
 
@@ -634,3 +635,6 @@ fn binding_tokens(b: &FormBinding, unsupported: Option<&str>) -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

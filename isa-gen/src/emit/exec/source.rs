@@ -204,14 +204,19 @@ impl Semantics {
         }
     }
 
-    /// The override entry for `name` in generation `g`, most specific scope first.
+    /// The override entry for `name` in generation `g`, most specific scope first: the
+    /// generation, the generation it borrows from (its overrides come with its semantics),
+    /// `rdna`/`cdna`, `all`.
     pub fn override_for(&self, g: Generation, name: &str) -> Option<&OverrideEntry> {
         let family = if g.is_cdna() { "cdna" } else { "rdna" };
-        [g.name(), family, "all"].into_iter().find_map(|scope| {
-            self.overrides
-                .iter()
-                .find(|o| o.scope == scope && o.raw.name.eq_ignore_ascii_case(name))
-        })
+        let borrowed = borrow_source(g).map(|s| s.name()).unwrap_or(g.name());
+        [g.name(), borrowed, family, "all"]
+            .into_iter()
+            .find_map(|scope| {
+                self.overrides
+                    .iter()
+                    .find(|o| o.scope == scope && o.raw.name.eq_ignore_ascii_case(name))
+            })
     }
 
     pub fn amd_entry(&self, g: Generation, name: &str) -> Option<&Entry> {

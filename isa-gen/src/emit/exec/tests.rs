@@ -1,0 +1,333 @@
+//! Unit tests of the executor generator that need no AMD data: the fixture specs with the
+//! project's own pseudocode (as on a fresh machine), the binding table, borrowing, the
+//! override layer's checks.
+
+use super::binding::{classify, resolve, Family, NameRef, Role, Variant};
+use super::source::{self, borrow_source, signature_difference, Semantics};
+use super::*;
+use crate::model;
+use crate::specdir;
+use crate::Generation;
+
+/// Semantics without AMD's text: the project's overrides and fixture pseudocode only.
+fn fresh() -> Semantics {
+    Semantics::load_from(None, &source::overrides_dir(), &source::kernels_dir())
+}
+
+fn fixture_specs() -> Vec<Spec> {
+    model::load_dir(&specdir::fixture_xml_dir()).expect("fixture specs")
+}
+
+#[test]
+fn every_fixture_instruction_has_an_executor_or_a_reason() {
+    let sem = fresh();
+    assert!(sem.problems.is_empty(), "{:?}", sem.problems);
+    for spec in fixture_specs() {
+        let r = executors(&spec, &sem).report;
+        assert_eq!(r.instructions, spec.instructions.len());
+        for e in &r.entries {
+            if e.status == Status::Unsupported {
+                // Only global wave sync is out of reach on the fixtures.
+                assert!(
+                    e.reason.contains("global wave sync"),
+                    "{} {}: {}",
+                    r.generation,
+                    e.instruction,
+                    e.reason
+                );
+            } else {
+                assert!(
+                    !e.provenance.is_empty(),
+                    "{} has no provenance",
+                    e.instruction
+                );
+            }
+            assert!(
+                e.unsupported_forms.is_empty(),
+                "{}: {:?}",
+                e.instruction,
+                e.unsupported_forms
+            );
+        }
+        assert!(
+            r.implemented() + 2 >= r.instructions,
+            "{}: {}/{}",
+            r.generation,
+            r.implemented(),
+            r.instructions
+        );
+        // Without AMD's text the semantics come from the project's fixture pseudocode.
+        assert!(r
+            .entries
+            .iter()
+            .filter(|e| e.status == Status::Generated)
+            .all(|e| e.provenance.starts_with("spec/fixtures/pcode-kernels/")));
+    }
+}
+
+#[test]
+fn fixture_code_parses_and_names_each_executor() {
+    let sem = fresh();
+    for spec in fixture_specs() {
+        let out = executors(&spec, &sem);
+        let file: syn::File = syn::parse2(out.code).expect("generated executors parse");
+        let text = prettyplease::unparse(&file);
+        for e in out
+            .report
+            .entries
+            .iter()
+            .filter(|e| e.status != Status::Unsupported)
+        {
+            assert!(
+                text.contains(&format!("fn x_{}(", e.instruction)),
+                "{}",
+                e.instruction
+            );
+        }
+        // One binding per form, one executor and coverage entry per instruction.
+        let (forms, _) = crate::emit::collect_forms(&spec);
+        assert!(text.contains(&format!("BINDINGS: [rt::Binding; {}usize]", forms.len())));
+        assert!(text.contains(&format!(
+            "COVERAGE: [rt::CoverageEntry; {}usize]",
+            spec.instructions.len()
+        )));
+    }
+}
+
+#[test]
+fn encoding_families_and_variants() {
+    assert_eq!(classify("ENC_SOP1"), (Family::Sop1, Variant::Plain));
+    assert_eq!(
+        classify("SOP2_INST_LITERAL64"),
+        (Family::Sop2, Variant::Plain)
+    );
+    assert_eq!(classify("VOP3_VOP_DPP16"), (Family::Vop3, Variant::Dpp16));
+    assert_eq!(classify("VOP1_VOP_DPP8"), (Family::Vop1, Variant::Dpp8));
+    assert_eq!(classify("VOP2_VOP_SDWA"), (Family::Vop2, Variant::Sdwa));
+    assert_eq!(
+        classify("VOPC_VOP_SDWA_SDST_ENC"),
+        (Family::Vopc, Variant::Sdwa)
+    );
+    assert_eq!(classify("ENC_VOP3P"), (Family::Vop3p, Variant::Vop3p));
+    assert_eq!(classify("ENC_FLAT_GLBL").0, Family::Global);
+    assert_eq!(classify("ENC_FLAT_GLOBAL").0, Family::Global);
+    assert_eq!(classify("ENC_FLAT_SCRATCH").0, Family::Scratch);
+    assert_eq!(classify("ENC_FLAT").0, Family::Flat);
+    assert_eq!(classify("ENC_VDS").0, Family::Ds);
+    assert_eq!(classify("ENC_VDSDIR").0, Family::Interp);
+    assert_eq!(classify("MIMG_NSA1").0, Family::Image);
+    assert_eq!(classify("VOPDXY_INST_LITERAL").0, Family::Vopd);
+    assert!(Family::Image.unmodelled().is_some());
+    assert!(Family::Ds.unmodelled().is_none());
+}
+
+#[test]
+fn names_bind_by_family() {
+    assert_eq!(resolve("S0", Family::Vop2), Some(NameRef::Role(Role::S0)));
+    assert_eq!(resolve("D0", Family::Sop1), Some(NameRef::Role(Role::D0)));
+    assert_eq!(resolve("ADDR", Family::Ds), Some(NameRef::Role(Role::Addr)));
+    assert_eq!(resolve("ADDR", Family::Global), Some(NameRef::MemAddr));
+    assert_eq!(resolve("ADDR", Family::Smem), Some(NameRef::MemAddr));
+    assert_eq!(resolve("OFFSET", Family::Ds), Some(NameRef::DsOffset));
+    assert_eq!(
+        resolve("OFFSET", Family::Global),
+        Some(NameRef::Field("OFFSET"))
+    );
+    assert_eq!(resolve("VDATA", Family::Global), Some(NameRef::Vdata));
+    assert_eq!(
+        resolve("RETURN_DATA", Family::Ds),
+        Some(NameRef::Role(Role::Vdst))
+    );
+    assert_eq!(
+        resolve("RETURN_DATA", Family::Smem),
+        Some(NameRef::Role(Role::Sdata))
+    );
+    assert_eq!(
+        resolve("DATA2", Family::Ds),
+        Some(NameRef::Role(Role::Data1))
+    );
+    assert_eq!(resolve("S1", Family::Ds), Some(NameRef::Role(Role::Data)));
+    assert_eq!(
+        resolve("SIMM16", Family::Sopp),
+        Some(NameRef::Field("SIMM16"))
+    );
+    assert_eq!(resolve("EXEC", Family::Vopc), Some(NameRef::Wave));
+    assert_eq!(resolve("tmp", Family::Vop3), None);
+}
+
+#[test]
+fn sopk_immediate_is_a_source_unless_the_register_is_read_as_d0() {
+    let sem = fresh();
+    let spec = fixture_specs()
+        .into_iter()
+        .find(|s| s.generation == Some(Generation::Rdna3))
+        .unwrap();
+    let (forms, _) = crate::emit::collect_forms(&spec);
+    let ii = spec
+        .instructions
+        .iter()
+        .position(|i| i.name == "S_MOVK_I32")
+        .unwrap();
+    let f = forms.iter().find(|f| f.instruction == ii).unwrap();
+    let enc = &spec.encodings[f.encoding];
+    let ins = &spec.instructions[ii];
+    let (fam, var) = classify(&enc.name);
+    let b = binding::bind_form(
+        &spec,
+        ins,
+        f.instruction_encoding,
+        enc,
+        fam,
+        var,
+        Default::default(),
+    );
+    // S_MOVK: SDST is an output, the immediate the only source.
+    let simm = ins.encodings[f.instruction_encoding]
+        .operands
+        .iter()
+        .position(|o| o.field_name.as_deref() == Some("SIMM16"))
+        .unwrap();
+    assert_eq!(b.op(Role::S0), Some(simm));
+    assert!(b.op(Role::D0).is_some());
+    let _ = sem;
+}
+
+#[test]
+fn borrowing_map_and_signature_comparison() {
+    assert_eq!(borrow_source(Generation::Rdna1), Some(Generation::Rdna2));
+    assert_eq!(borrow_source(Generation::Rdna3), Some(Generation::Rdna3_5));
+    for g in [
+        Generation::Cdna1,
+        Generation::Cdna2,
+        Generation::Cdna3,
+        Generation::Cdna5,
+    ] {
+        assert_eq!(borrow_source(g), Some(Generation::Cdna4));
+    }
+    assert_eq!(borrow_source(Generation::Rdna4), None);
+    let a = vec![
+        (false, true, 32, "U32".to_string()),
+        (true, false, 32, "U32".to_string()),
+    ];
+    assert_eq!(signature_difference(&a, &a), None);
+    let mut b = a.clone();
+    b[1].2 = 64;
+    assert!(signature_difference(&a, &b)
+        .unwrap()
+        .contains("has 32 bits here, 64 there"));
+    assert!(signature_difference(&a, &a[..1])
+        .unwrap()
+        .contains("explicit operands"));
+    let mut c = a.clone();
+    c[0].3 = "F32".into();
+    assert!(signature_difference(&a, &c).unwrap().contains("F32"));
+    let mut d = a.clone();
+    d[0].3 = "ANY".into();
+    assert_eq!(
+        signature_difference(&a, &d),
+        None,
+        "FMT_ANY matches any format"
+    );
+}
+
+#[test]
+fn override_entries_need_a_reason_and_a_known_scope() {
+    let dir = std::env::temp_dir().join(format!("exec-gen-overrides-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("cdna.pcode"),
+        "=== SOP1 S_MOV_B32\n// reason: testing\nD0.b32 = S0.b32\n\n=== SOP1 S_NOT_B32\nD0.b32 = ~S0.b32\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("gfx9.pcode"),
+        "=== SOP1 S_MOV_B32\n// reason: x\nD0.b32 = S0.b32\n",
+    )
+    .unwrap();
+    let sem = Semantics::load_from(None, &dir, &dir.join("none"));
+    assert_eq!(sem.overrides.len(), 1);
+    assert!(
+        sem.problems
+            .iter()
+            .any(|p| p.contains("S_NOT_B32") && p.contains("reason")),
+        "{:?}",
+        sem.problems
+    );
+    assert!(
+        sem.problems.iter().any(|p| p.contains("gfx9.pcode")),
+        "{:?}",
+        sem.problems
+    );
+    // Scope: cdna generations see it, rdna ones do not.
+    assert!(sem.override_for(Generation::Cdna3, "s_mov_b32").is_some());
+    assert!(sem.override_for(Generation::Rdna3, "S_MOV_B32").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn project_pseudocode_types_and_lowers() {
+    // Every entry of the override layer and of the fixture pseudocode type-checks.
+    let sem = fresh();
+    for o in &sem.overrides {
+        let g = Generation::from_name(&o.scope).unwrap_or(Generation::Rdna4);
+        let e = crate::pcode::corpus::classify(&o.raw, Some(g));
+        assert_eq!(e.class.label(), "typed", "{} {}", o.location, o.raw.name);
+    }
+    for (g, c) in &sem.kernels {
+        for e in &c.entries {
+            assert_eq!(e.class.label(), "typed", "{g} {}", e.name);
+        }
+        let lowered = corpus::lower_corpus(c);
+        for l in lowered {
+            assert!(l.result.is_ok(), "{g} {}: {:?}", l.name, l.result.err());
+        }
+    }
+}
+
+#[test]
+fn matrix_and_gws_instructions_are_unsupported_with_reasons() {
+    use builtin::{builtin, Builtin};
+    assert_eq!(
+        builtin("V_MFMA_F32_32X32X8_F16"),
+        Some(Builtin::Unsupported("matrix instructions: AMD gives prose"))
+    );
+    assert!(matches!(
+        builtin("V_WMMA_F32_16X16X16_F16"),
+        Some(Builtin::Unsupported(_))
+    ));
+    assert!(matches!(
+        builtin("V_SMFMAC_F32_16X16X32_F16"),
+        Some(Builtin::Unsupported(_))
+    ));
+    assert!(matches!(
+        builtin("V_SWMMAC_F32_16X16X32_F16"),
+        Some(Builtin::Unsupported(_))
+    ));
+    assert!(matches!(
+        builtin("DS_GWS_BARRIER"),
+        Some(Builtin::Unsupported(_))
+    ));
+    assert!(matches!(builtin("S_ENDPGM"), Some(Builtin::EndProgram(_))));
+    assert!(matches!(builtin("S_WAITCNT_VSCNT"), Some(Builtin::NoOp(_))));
+    assert!(matches!(
+        builtin("V_DIV_FIXUP_F64"),
+        Some(Builtin::RustOverride { .. })
+    ));
+    assert_eq!(builtin("V_ADD_F32"), None);
+}
+
+#[test]
+fn helper_table_is_read_from_the_runtime() {
+    let t = lower::helper_table();
+    let h = t.get("isNAN").expect("isNAN");
+    assert_eq!(
+        (h.rust.as_str(), h.mode, h.generic),
+        ("is_nan", false, true)
+    );
+    let h = t.get("f32_to_f16").expect("f32_to_f16");
+    assert!(h.mode && !h.generic);
+    let parsed =
+        lower::parse_helper_table("    h(\"fma\", \"fma\", true),\npub fn fma<T: X>(m: Mode) {}\n");
+    assert!(parsed["fma"].generic && parsed["fma"].mode);
+}

@@ -1,0 +1,717 @@
+//! Generated executors, one instruction at a time, against values computed here (host
+//! arithmetic, written independently of the pseudocode). They run on the fixture specs
+//! always — with AMD's pseudocode when it was found at build time, else with the project's
+//! own fixture pseudocode — and on AMD's specs for the instructions those hold.
+//! Run with `cargo test -p isa-runtime --features fixtures --test exec_gen_instructions`.
+#![cfg(feature = "fixtures")]
+// Lanes are indexed on purpose: expected values are computed per lane.
+#![allow(clippy::needless_range_loop)]
+
+mod exec_gen_support;
+
+use exec_gen_support::*;
+use isa_runtime::exec::{ExecError, ExecutorTable, FlatMemory, Flow, Lds, Wave};
+use isa_runtime::IsaSpec;
+
+/// Every spec that can run `name`, printing a skip line for the others that have it.
+fn with(name: &str) -> Vec<(&'static IsaSpec, ExecutorTable)> {
+    let mut v = Vec::new();
+    for (spec, table, _) in specs() {
+        if runs(spec, name) && mnemonic(spec, name) == name {
+            v.push((spec, table));
+        } else if spec.instruction_by_name(name).is_some() {
+            println!("skipped: {}", why_not(spec, name));
+        }
+    }
+    v
+}
+
+/// The spec's own mnemonic for `name` (an alias resolves to it).
+fn mnemonic(spec: &'static IsaSpec, name: &str) -> &'static str {
+    spec.instruction_by_name(name)
+        .map(|i| spec.instructions[i].mnemonic)
+        .unwrap_or("")
+}
+
+/// The fixture generations that have `name` must all run it.
+fn assert_fixtures_ran(name: &str, ran: &[&'static IsaSpec]) {
+    for f in isa_runtime::fixtures::specs() {
+        if f.instruction_by_name(name).is_some() && mnemonic(f, name) == name {
+            assert!(
+                ran.iter().any(|s| std::ptr::eq(*s, f)),
+                "fixture {} did not run {name}",
+                f.generation
+            );
+        }
+    }
+}
+
+fn scalar_cases() -> Vec<(u32, u32)> {
+    let mut rng = Rng(99);
+    let mut v = vec![
+        (0, 0),
+        (1, u32::MAX),
+        (u32::MAX, u32::MAX),
+        (0x8000_0000, 0x8000_0000),
+        (5, 7),
+        (7, 5),
+    ];
+    v.extend((0..40).map(|_| (rng.u32(), rng.u32())));
+    v
+}
+
+/// Runs a SOP2/SOPC instruction on (a, b) in s1, s2; returns (s0, SCC).
+fn sop(spec: &'static IsaSpec, t: &ExecutorTable, text: &str, a: u32, b: u32) -> (u32, bool) {
+    let mut w = wave(spec);
+    w.write_sgpr(1, a).unwrap();
+    w.write_sgpr(2, b).unwrap();
+    w.write_sgpr(0, 0x1234_5678).unwrap();
+    assert_eq!(run_ok(spec, t, text, &mut w), Flow::Next);
+    (w.read_sgpr(0).unwrap(), w.scc)
+}
+
+#[test]
+fn scalar_add_sub_shift_and_compares() {
+    let mut ran = Vec::new();
+    for name in ["s_add_u32", "s_add_co_u32"] {
+        for (spec, t) in with(name) {
+            for (a, b) in scalar_cases() {
+                let (r, scc) = sop(spec, &t, &format!("{name} s0, s1, s2"), a, b);
+                let (sum, carry) = a.overflowing_add(b);
+                assert_eq!(
+                    (r, scc),
+                    (sum, carry),
+                    "{} {name} {a:#x} {b:#x}",
+                    spec.generation
+                );
+            }
+            ran.push(spec);
+        }
+    }
+    assert_fixtures_ran("s_add_u32", &ran);
+    for (spec, t) in with("s_sub_u32") {
+        for (a, b) in scalar_cases() {
+            let (r, scc) = sop(spec, &t, "s_sub_u32 s0, s1, s2", a, b);
+            assert_eq!(
+                (r, scc),
+                (a.wrapping_sub(b), b > a),
+                "{} sub {a:#x} {b:#x}",
+                spec.generation
+            );
+        }
+    }
+    for (spec, t) in with("s_lshl_b32") {
+        for (a, b) in scalar_cases() {
+            let (r, scc) = sop(spec, &t, "s_lshl_b32 s0, s1, s2", a, b);
+            let e = a << (b & 31);
+            assert_eq!(
+                (r, scc),
+                (e, e != 0),
+                "{} lshl {a:#x} {b:#x}",
+                spec.generation
+            );
+        }
+    }
+    type Cmp = (&'static str, fn(u32, u32) -> bool);
+    let cmps: [Cmp; 4] = [
+        ("s_cmp_eq_u32", |a, b| a == b),
+        ("s_cmp_lg_u32", |a, b| a != b),
+        ("s_cmp_lt_u32", |a, b| a < b),
+        ("s_cmp_gt_u32", |a, b| a > b),
+    ];
+    for (name, f) in cmps {
+        let mut ran = Vec::new();
+        for (spec, t) in with(name) {
+            for (a, b) in scalar_cases() {
+                let (r, scc) = sop(spec, &t, &format!("{name} s1, s2"), a, b);
+                assert_eq!(scc, f(a, b), "{} {name} {a:#x} {b:#x}", spec.generation);
+                assert_eq!(r, 0x1234_5678, "{name} writes no SGPR");
+            }
+            ran.push(spec);
+        }
+        assert_fixtures_ran(name, &ran);
+    }
+    for (spec, t) in with("s_cmp_eq_u64") {
+        let mut w = wave(spec);
+        w.write_sgpr_pair(2, 0x1_0000_0005).unwrap();
+        w.write_sgpr_pair(4, 0x2_0000_0005).unwrap();
+        run_ok(spec, &t, "s_cmp_eq_u64 s[2:3], s[4:5]", &mut w);
+        assert!(!w.scc, "the high dwords differ");
+        w.write_sgpr_pair(4, 0x1_0000_0005).unwrap();
+        run_ok(spec, &t, "s_cmp_eq_u64 s[2:3], s[4:5]", &mut w);
+        assert!(w.scc);
+    }
+}
+
+#[test]
+fn scalar_moves_constants_and_literals() {
+    let mut ran = Vec::new();
+    for (spec, t) in with("s_mov_b32") {
+        let mut w = wave(spec);
+        run_ok(spec, &t, "s_mov_b32 s3, -7", &mut w);
+        assert_eq!(w.read_sgpr(3).unwrap(), -7i32 as u32);
+        run_ok(spec, &t, "s_mov_b32 s3, 0x12345678", &mut w);
+        assert_eq!(w.read_sgpr(3).unwrap(), 0x1234_5678);
+        run_ok(spec, &t, "s_mov_b32 s4, 0.5", &mut w);
+        assert_eq!(w.read_sgpr(4).unwrap(), 0.5f32.to_bits());
+        run_ok(spec, &t, "s_mov_b32 s5, s3", &mut w);
+        assert_eq!(w.read_sgpr(5).unwrap(), 0x1234_5678);
+        w.m0 = 0xabc;
+        run_ok(spec, &t, "s_mov_b32 s6, m0", &mut w);
+        assert_eq!(w.read_sgpr(6).unwrap(), 0xabc);
+        ran.push(spec);
+    }
+    assert_fixtures_ran("s_mov_b32", &ran);
+    for (spec, t) in with("s_mov_b64") {
+        let mut w = wave(spec);
+        run_ok(spec, &t, "s_mov_b64 s[2:3], -1", &mut w);
+        assert_eq!(
+            w.read_sgpr_pair(2).unwrap(),
+            u64::MAX,
+            "{}",
+            spec.generation
+        );
+        w.exec = 0x0000_00ff_0000_ff00;
+        run_ok(spec, &t, "s_mov_b64 s[4:5], exec", &mut w);
+        assert_eq!(w.read_sgpr_pair(4).unwrap(), 0x0000_00ff_0000_ff00);
+        run_ok(spec, &t, "s_mov_b64 s[6:7], 1.0", &mut w);
+        assert_eq!(
+            w.read_sgpr_pair(6).unwrap(),
+            1.0f64.to_bits(),
+            "64-bit float constant"
+        );
+    }
+    for (spec, t) in with("s_movk_i32") {
+        let mut w = wave(spec);
+        run_ok(spec, &t, "s_movk_i32 s7, 0xfffe", &mut w);
+        assert_eq!(
+            w.read_sgpr(7).unwrap(),
+            -2i32 as u32,
+            "{} sign-extends",
+            spec.generation
+        );
+        run_ok(spec, &t, "s_movk_i32 s7, 0x1234", &mut w);
+        assert_eq!(w.read_sgpr(7).unwrap(), 0x1234);
+    }
+}
+
+#[test]
+fn and_saveexec_saves_masks_and_sets_scc() {
+    let mut ran = Vec::new();
+    for name in ["s_and_saveexec_b32", "s_and_saveexec_b64"] {
+        for (spec, t) in with(name) {
+            let wide = name.ends_with("b64");
+            let regs = if wide { "s[2:3], s[4:5]" } else { "s2, s4" };
+            for (old, mask) in [
+                (0xffff_ffffu64, 0x0000_f0f0u64),
+                (0xff, 0xff00),
+                (u64::MAX, 0x8000_0000_0000_0001),
+            ] {
+                let mut w = wave(spec);
+                w.exec = old;
+                w.write_sgpr_pair(4, mask).unwrap();
+                run_ok(spec, &t, &format!("{name} {regs}"), &mut w);
+                let (expect_exec, saved) = if wide {
+                    (old & mask, old)
+                } else {
+                    (
+                        (old & !0xffff_ffff) | (old & mask & 0xffff_ffff),
+                        old & 0xffff_ffff,
+                    )
+                };
+                assert_eq!(w.exec, expect_exec, "{} {name}", spec.generation);
+                let got = if wide {
+                    w.read_sgpr_pair(2).unwrap()
+                } else {
+                    w.read_sgpr(2).unwrap() as u64
+                };
+                assert_eq!(got, saved);
+                let live = if wide {
+                    expect_exec
+                } else {
+                    expect_exec & 0xffff_ffff
+                };
+                assert_eq!(w.scc, live != 0);
+            }
+            ran.push(spec);
+        }
+    }
+    assert_fixtures_ran("s_and_saveexec_b32", &ran);
+    assert_fixtures_ran("s_and_saveexec_b64", &ran);
+}
+
+#[test]
+fn branches_jump_by_simm16_dwords() {
+    let pc = 0x1000u64;
+    let target = |simm: i16| (pc as i64 + 4 + 4 * simm as i64) as u64;
+    type Cond = (&'static str, fn(&Wave) -> bool);
+    let conds: [Cond; 4] = [
+        ("s_branch", |_| true),
+        ("s_cbranch_scc0", |w| !w.scc),
+        ("s_cbranch_scc1", |w| w.scc),
+        ("s_cbranch_execz", |w| w.exec_mask() == 0),
+    ];
+    for (name, taken) in conds {
+        let mut ran = Vec::new();
+        for (spec, t) in with(name) {
+            for simm in [-3i16, 0, 5, 0x7fff, -0x8000] {
+                for (scc, exec) in [(false, 0u64), (true, 0), (false, 1), (true, 0xf0)] {
+                    let mut w = wave(spec);
+                    w.pc = pc;
+                    w.scc = scc;
+                    w.exec = exec;
+                    let flow = run_ok(spec, &t, &format!("{name} {}", simm as u16), &mut w);
+                    let expect = if taken(&w) {
+                        Flow::Jump(target(simm))
+                    } else {
+                        Flow::Next
+                    };
+                    // A branch not taken may also jump to the next instruction.
+                    let ok = flow == expect || (expect == Flow::Next && flow == Flow::Jump(pc + 4));
+                    assert!(
+                        ok,
+                        "{} {name} {simm} scc={scc} exec={exec:#x}: {flow:?}",
+                        spec.generation
+                    );
+                }
+            }
+            ran.push(spec);
+        }
+        assert_fixtures_ran(name, &ran);
+    }
+    for (spec, t) in with("s_endpgm") {
+        let mut w = wave(spec);
+        assert_eq!(run_ok(spec, &t, "s_endpgm", &mut w), Flow::EndProgram);
+    }
+    for (spec, t) in with("s_waitcnt") {
+        let mut w = wave(spec);
+        assert_eq!(run_ok(spec, &t, "s_waitcnt vmcnt(0)", &mut w), Flow::Next);
+    }
+}
+
+/// Runs a two-source VALU instruction on lanes of v0 (a) and v1 (b) into v2.
+fn vop2(
+    spec: &'static IsaSpec,
+    t: &ExecutorTable,
+    text: &str,
+    a: &[u32],
+    b: &[u32],
+    exec: u64,
+) -> Vec<u32> {
+    let mut w = wave(spec);
+    set_v(&mut w, 0, a);
+    set_v(&mut w, 1, b);
+    let n = lanes(&w);
+    set_v(&mut w, 2, &vec![0xdead_beef; n]);
+    w.exec = exec;
+    run_ok(spec, t, text, &mut w);
+    get_v(&w, 2)
+}
+
+#[test]
+fn vector_integer_ops_respect_exec() {
+    for name in ["v_add_nc_u32", "v_add_u32", "v_lshlrev_b32"] {
+        let mut ran = Vec::new();
+        for (spec, t) in with(name) {
+            let n = if spec.wave64 { 64 } else { 32 };
+            let mut rng = Rng(5);
+            let a: Vec<u32> = (0..n).map(|_| rng.u32()).collect();
+            let b: Vec<u32> = (0..n).map(|_| rng.u32()).collect();
+            let exec = 0x5555_5555_5555_5555u64;
+            let text = format!("{name}_e32 v2, v0, v1");
+            let out = vop2(spec, &t, &text, &a, &b, exec);
+            for l in 0..n {
+                let e = match name {
+                    "v_lshlrev_b32" => b[l] << (a[l] & 31),
+                    _ => a[l].wrapping_add(b[l]),
+                };
+                let e = if exec >> l & 1 != 0 { e } else { 0xdead_beef };
+                assert_eq!(out[l], e, "{} {name} lane {l}", spec.generation);
+            }
+            ran.push(spec);
+        }
+        assert_fixtures_ran(name, &ran);
+    }
+}
+
+#[test]
+fn v_add_f32_rounds_like_ieee() {
+    let mut ran = Vec::new();
+    for (spec, t) in with("v_add_f32") {
+        let vals: Vec<(f32, f32)> = vec![
+            (1.0, 2.0),
+            (0.1, 0.2),
+            (1e30, 1e30),
+            (f32::MAX, f32::MAX),
+            (-0.0, 0.0),
+            (f32::INFINITY, f32::NEG_INFINITY),
+            (1.0, f32::from_bits(1)),
+            (16777216.0, 1.0),
+        ];
+        let n = vals.len();
+        let a: Vec<u32> = vals.iter().map(|v| v.0.to_bits()).collect();
+        let b: Vec<u32> = vals.iter().map(|v| v.1.to_bits()).collect();
+        let out = vop2(spec, &t, "v_add_f32_e32 v2, v0, v1", &a, &b, u64::MAX);
+        for (l, (x, y)) in vals.iter().enumerate() {
+            let e = x + y;
+            let got = f32::from_bits(out[l]);
+            if e.is_nan() {
+                assert!(got.is_nan(), "{} lane {l}: {got}", spec.generation);
+            } else {
+                assert_eq!(out[l], e.to_bits(), "{} {x} + {y}", spec.generation);
+            }
+        }
+        // VOP3 input and output modifiers: -|a| + b, then ×2 with clamp.
+        let mut w = wave(spec);
+        set_v(&mut w, 0, &a[..n]);
+        set_v(&mut w, 1, &b[..n]);
+        run_ok(spec, &t, "v_add_f32_e64 v3, -|v0|, v1", &mut w);
+        let out = get_v(&w, 3);
+        assert_eq!(f32::from_bits(out[0]), -1.0 + 2.0, "{}", spec.generation);
+        assert_eq!(f32::from_bits(out[1]), -0.1f32 + 0.2f32);
+        run_ok(spec, &t, "v_add_f32_e64 v4, v0, v1 clamp", &mut w);
+        let out = get_v(&w, 4);
+        assert_eq!(f32::from_bits(out[0]), 1.0, "clamped to [0, 1]");
+        assert_eq!(f32::from_bits(out[1]), 0.1f32 + 0.2f32);
+        // Round toward zero in MODE changes 0.1 + 0.2.
+        let mut w = wave(spec);
+        set_v(&mut w, 0, &a[..n]);
+        set_v(&mut w, 1, &b[..n]);
+        w.mode.0 = (w.mode.0 & !0xf) | 0x3;
+        run_ok(spec, &t, "v_add_f32_e32 v2, v0, v1", &mut w);
+        let rtz = get_v(&w, 2)[1];
+        let exact = 0.1f32 as f64 + 0.2f32 as f64;
+        assert!(f32::from_bits(rtz) as f64 <= exact, "toward zero");
+        assert!(rtz == (0.1f32 + 0.2f32).to_bits() || rtz + 1 == (0.1f32 + 0.2f32).to_bits());
+        ran.push(spec);
+    }
+    assert_fixtures_ran("v_add_f32", &ran);
+}
+
+#[test]
+fn v_mov_b32_literals_constants_and_sgprs() {
+    for (spec, t) in with("v_mov_b32") {
+        let mut w = wave(spec);
+        w.exec = 0b1011;
+        set_v(&mut w, 5, &[9, 9, 9, 9]);
+        run_ok(spec, &t, "v_mov_b32_e32 v5, 0x3f800001", &mut w);
+        assert_eq!(
+            get_v(&w, 5)[..4],
+            [0x3f80_0001, 0x3f80_0001, 9, 0x3f80_0001]
+        );
+        w.write_sgpr(8, 77).unwrap();
+        run_ok(spec, &t, "v_mov_b32_e32 v6, s8", &mut w);
+        assert_eq!(get_v(&w, 6)[0], 77);
+        run_ok(spec, &t, "v_mov_b32_e64 v7, -4.0", &mut w);
+        assert_eq!(get_v(&w, 7)[0], (-4.0f32).to_bits(), "{}", spec.generation);
+    }
+}
+
+#[test]
+fn v_mbcnt_counts_lower_lanes() {
+    for name in ["v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"] {
+        let mut ran = Vec::new();
+        for (spec, t) in with(name) {
+            let n = if spec.wave64 { 64 } else { 32 };
+            let mask: u64 = 0xf0f0_1234_89ab_cdef;
+            let mut w = wave(spec);
+            let (lo, hi) = (mask as u32, (mask >> 32) as u32);
+            w.write_sgpr(10, if name.contains("lo") { lo } else { hi })
+                .unwrap();
+            set_v(&mut w, 1, &vec![100; n]);
+            run_ok(spec, &t, &format!("{name} v2, s10, v1"), &mut w);
+            let out = get_v(&w, 2);
+            for l in 0..n {
+                let below = if l == 64 { u64::MAX } else { (1u64 << l) - 1 };
+                let bits = if name.contains("lo") {
+                    (lo as u64 & below).count_ones()
+                } else {
+                    ((hi as u64) & (below >> 32)).count_ones()
+                };
+                assert_eq!(out[l], 100 + bits, "{} {name} lane {l}", spec.generation);
+            }
+            ran.push(spec);
+        }
+        assert_fixtures_ran(name, &ran);
+    }
+}
+
+#[test]
+fn v_cmp_writes_masks_and_clears_inactive_lanes() {
+    let mut ran = Vec::new();
+    for (spec, t) in with("v_cmp_gt_u32") {
+        let n = if spec.wave64 { 64 } else { 32 };
+        let mut rng = Rng(11);
+        let a: Vec<u32> = (0..n).map(|_| rng.u32() % 8).collect();
+        let b: Vec<u32> = (0..n).map(|_| rng.u32() % 8).collect();
+        let exec: u64 = 0x00ff_00ff_ff00_fff0 & if n == 64 { u64::MAX } else { 0xffff_ffff };
+        let expect = (0..n)
+            .filter(|&l| exec >> l & 1 != 0 && a[l] > b[l])
+            .fold(0u64, |m, l| m | 1 << l);
+        // VOPC: VCC (VCC_HI untouched in wave32).
+        let mut w = wave(spec);
+        set_v(&mut w, 0, &a);
+        set_v(&mut w, 1, &b);
+        w.exec = exec;
+        w.vcc = u64::MAX;
+        let vcc = if n == 64 { "vcc" } else { "vcc_lo" };
+        run_ok(spec, &t, &format!("v_cmp_gt_u32_e32 {vcc}, v0, v1"), &mut w);
+        let got = if n == 64 { w.vcc } else { w.vcc & 0xffff_ffff };
+        assert_eq!(got, expect, "{} VOPC", spec.generation);
+        if n == 32 {
+            assert_eq!(w.vcc >> 32, 0xffff_ffff, "VCC_HI untouched in wave32");
+        }
+        // VOP3: an SGPR (pair in wave64).
+        let mut w = wave(spec);
+        set_v(&mut w, 0, &a);
+        set_v(&mut w, 1, &b);
+        w.exec = exec;
+        w.write_sgpr_pair(20, u64::MAX).unwrap();
+        let dst = if n == 64 { "s[20:21]" } else { "s20" };
+        run_ok(spec, &t, &format!("v_cmp_gt_u32_e64 {dst}, v0, v1"), &mut w);
+        let got = if n == 64 {
+            w.read_sgpr_pair(20).unwrap()
+        } else {
+            w.read_sgpr(20).unwrap() as u64
+        };
+        assert_eq!(got, expect, "{} VOP3", spec.generation);
+        if n == 32 {
+            assert_eq!(w.read_sgpr(21).unwrap(), u32::MAX, "wave32 writes one SGPR");
+        }
+        ran.push(spec);
+    }
+    assert_fixtures_ran("v_cmp_gt_u32", &ran);
+    for (spec, t) in with("v_cmpx_lt_i64") {
+        let n = if spec.wave64 { 64 } else { 32 };
+        let mut w = wave(spec);
+        for l in 0..n {
+            let (x, y) = ((l as i64 - 10) * 0x1_0000_0001, 3i64);
+            w.write_vgpr_b64(0, l, x as u64).unwrap();
+            w.write_vgpr_b64(2, l, y as u64).unwrap();
+        }
+        w.exec = 0xffff_0f0f;
+        let vcc = if n == 64 { "vcc" } else { "vcc_lo" };
+        let _ = vcc;
+        run_ok(spec, &t, "v_cmpx_lt_i64_e32 v[0:1], v[2:3]", &mut w);
+        let expect = (0..n)
+            .filter(|&l| 0xffff_0f0fu64 >> l & 1 != 0 && (l as i64 - 10) * 0x1_0000_0001 < 3)
+            .fold(0u64, |m, l| m | 1 << l);
+        assert_eq!(w.exec & 0xffff_ffff, expect, "{} v_cmpx", spec.generation);
+    }
+}
+
+#[test]
+fn v_readfirstlane_picks_the_lowest_active_lane() {
+    for (spec, t) in with("v_readfirstlane_b32") {
+        let n = if spec.wave64 { 64 } else { 32 };
+        let mut w = wave(spec);
+        set_v(
+            &mut w,
+            3,
+            &(0..n as u32).map(|l| 1000 + l).collect::<Vec<_>>(),
+        );
+        w.exec = 0b1011_0000;
+        run_ok(spec, &t, "v_readfirstlane_b32 s9, v3", &mut w);
+        assert_eq!(w.read_sgpr(9).unwrap(), 1004, "{}", spec.generation);
+        w.exec = 0;
+        run_ok(spec, &t, "v_readfirstlane_b32 s9, v3", &mut w);
+        assert_eq!(w.read_sgpr(9).unwrap(), 1000, "no lane active: lane 0");
+    }
+}
+
+#[test]
+fn scalar_and_global_memory() {
+    for name in ["s_load_b32", "s_load_dword"] {
+        for (spec, t) in with(name) {
+            let wide = if name == "s_load_b32" {
+                "s_load_b64"
+            } else {
+                "s_load_dwordx2"
+            };
+            // SBASE s[4:5], no SGPR offset, immediate offset (the fields differ: RDNA's
+            // SOFFSET is NULL, CDNA's SOFFSET_EN is 0).
+            let smem = |n: &str, sdata: u32, offset: u64| {
+                let mut f = vec![
+                    ("SDATA", F::S(sdata)),
+                    ("SBASE", F::S(4)),
+                    ("OFFSET", F::Raw(offset)),
+                ];
+                let enc = spec
+                    .encodings
+                    .iter()
+                    .find(|e| e.name == "ENC_SMEM")
+                    .unwrap();
+                if enc.fields.iter().any(|f| f.name == "SOFFSET_EN") {
+                    f.push(("SOFFSET_EN", F::Raw(0)));
+                    f.push(("IMM", F::Raw(1)));
+                } else {
+                    f.push(("SOFFSET", F::N("NULL")));
+                }
+                build(spec, n, "ENC_SMEM", &f)
+            };
+            let mut mem = FlatMemory::new();
+            let base = mem.alloc_dwords(&[10, 11, 12, 13, 14, 15]);
+            let mut lds = Lds::new(16);
+            let mut w = wave(spec);
+            w.write_sgpr_pair(4, base).unwrap();
+            run_decoded(&t, &smem(name, 8, 8), &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
+            assert_eq!(w.read_sgpr(8).unwrap(), 12, "{} {name}", spec.generation);
+            if runs(spec, wide) {
+                run_decoded(&t, &smem(wide, 10, 16), &mut w, &mut mem, &mut lds)
+                    .unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
+                assert_eq!(w.read_sgpr_pair(10).unwrap(), 15 << 32 | 14);
+            }
+            // Past the allocation: a memory error, not a panic.
+            let e = run_decoded(&t, &smem(name, 8, 0x100), &mut w, &mut mem, &mut lds);
+            assert!(
+                matches!(e, Err(ExecError::Memory { lane: None, .. })),
+                "{e:?}"
+            );
+        }
+    }
+    for (load, store) in [
+        ("global_load_b32", "global_store_b32"),
+        ("global_load_dword", "global_store_dword"),
+    ] {
+        for (spec, t) in with(load) {
+            let n = if spec.wave64 { 64 } else { 32 };
+            let mut mem = FlatMemory::new();
+            let src = mem.alloc_dwords(&(0..n as u32).map(|i| 500 + i).collect::<Vec<_>>());
+            let dst = mem.alloc_dwords(&vec![0; n]);
+            let mut lds = Lds::new(16);
+            let mut w = wave(spec);
+            // SADDR + a 32-bit offset per lane, reversed lane order.
+            w.write_sgpr_pair(4, src).unwrap();
+            set_v(
+                &mut w,
+                1,
+                &(0..n as u32)
+                    .map(|l| 4 * (n as u32 - 1 - l))
+                    .collect::<Vec<_>>(),
+            );
+            w.exec = u64::MAX >> 1;
+            run(
+                spec,
+                &t,
+                &format!("{load} v2, v1, s[4:5]"),
+                &mut w,
+                &mut mem,
+                &mut lds,
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
+            let got = get_v(&w, 2);
+            for l in 0..n - 1 {
+                assert_eq!(
+                    got[l],
+                    500 + (n - 1 - l) as u32,
+                    "{} lane {l}",
+                    spec.generation
+                );
+            }
+            // SADDR off: 64-bit addresses in v[6:7], with an instruction offset.
+            for l in 0..n {
+                w.write_vgpr_b64(6, l, dst + 4 * l as u64 - 8).unwrap();
+            }
+            set_v(&mut w, 3, &(0..n as u32).map(|l| 7 * l).collect::<Vec<_>>());
+            w.exec = 0b0110;
+            let enc = spec.encodings[spec.forms
+                [spec.instructions[spec.instruction_by_name(store).unwrap()].forms[0] as usize]
+                .encoding as usize]
+                .name;
+            let off = build(
+                spec,
+                store,
+                enc,
+                &[
+                    ("ADDR", F::V(6)),
+                    ("DATA", F::V(3)),
+                    ("SADDR", F::Raw(0x7f)),
+                    ("OFFSET", F::Raw(8)),
+                ],
+            );
+            run_decoded(&t, &off, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
+            assert_eq!(
+                mem.dwords(dst, 4).unwrap(),
+                [0, 7, 14, 0],
+                "{} {store}",
+                spec.generation
+            );
+            // A lane outside any allocation faults with its lane number.
+            w.write_vgpr_b64(6, 2, 8).unwrap();
+            let e = run_decoded(&t, &off, &mut w, &mut mem, &mut lds);
+            assert!(
+                matches!(e, Err(ExecError::Memory { lane: Some(2), .. })),
+                "{e:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lds_add_and_write() {
+    for (spec, t) in with("ds_add_u32") {
+        let mut mem = FlatMemory::new();
+        let mut lds = Lds::new(1024);
+        lds.write_u32(16 + 8, 1000).unwrap();
+        let mut w = wave(spec);
+        let n = lanes(&w);
+        set_v(&mut w, 1, &vec![16; n]);
+        set_v(&mut w, 2, &(0..n as u32).collect::<Vec<_>>());
+        w.exec = 0b1111;
+        run(
+            spec,
+            &t,
+            "ds_add_u32 v1, v2 offset:8",
+            &mut w,
+            &mut mem,
+            &mut lds,
+        )
+        .unwrap();
+        assert_eq!(lds.read_u32(24).unwrap(), 1000 + 6, "{}", spec.generation);
+    }
+    for (spec, t) in with("ds_write_b32") {
+        let mut mem = FlatMemory::new();
+        let mut lds = Lds::new(1024);
+        let mut w = wave(spec);
+        let n = lanes(&w);
+        set_v(&mut w, 1, &(0..n as u32).map(|l| 4 * l).collect::<Vec<_>>());
+        set_v(&mut w, 2, &(0..n as u32).map(|l| l * l).collect::<Vec<_>>());
+        w.exec = 0b1101;
+        run(
+            spec,
+            &t,
+            "ds_write_b32 v1, v2 offset:4",
+            &mut w,
+            &mut mem,
+            &mut lds,
+        )
+        .unwrap();
+        let got: Vec<u32> = (0..5).map(|k| lds.read_u32(4 * k).unwrap()).collect();
+        assert_eq!(got, [0, 0, 0, 4, 9], "{}", spec.generation);
+    }
+}
+
+#[test]
+fn s_getreg_reads_mode() {
+    for (spec, t) in with("s_getreg_b32") {
+        let mut w = wave(spec);
+        w.mode.0 = 0x2f0;
+        // hwreg(HW_REG_MODE, 0, 10): id 1, offset 0, size 10.
+        run_ok(
+            spec,
+            &t,
+            "s_getreg_b32 s3, hwreg(HW_REG_MODE, 0, 10)",
+            &mut w,
+        );
+        assert_eq!(w.read_sgpr(3).unwrap(), 0x2f0, "{}", spec.generation);
+        run_ok(
+            spec,
+            &t,
+            "s_getreg_b32 s3, hwreg(HW_REG_MODE, 4, 4)",
+            &mut w,
+        );
+        assert_eq!(w.read_sgpr(3).unwrap(), 0xf);
+    }
+}
