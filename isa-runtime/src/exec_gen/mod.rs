@@ -267,7 +267,12 @@ pub mod field {
     pub const LANE_SEL_5: usize = 33;
     pub const LANE_SEL_6: usize = 34;
     pub const LANE_SEL_7: usize = 35;
-    pub const COUNT: usize = 36;
+    /// Whether a vector memory atomic returns the old value: GLC (GFX9, GFX10, GFX11), SC0
+    /// (GFX940), TH bit 0 (GFX12).
+    pub const GLC: usize = 36;
+    pub const SC0: usize = 37;
+    pub const TH: usize = 38;
+    pub const COUNT: usize = 39;
     pub const NAMES: [&str; COUNT] = [
         "OFFSET",
         "OFFSET0",
@@ -305,6 +310,9 @@ pub mod field {
         "LANE_SEL_5",
         "LANE_SEL_6",
         "LANE_SEL_7",
+        "GLC",
+        "SC0",
+        "TH",
     ];
 }
 
@@ -1405,6 +1413,21 @@ pub fn buffer_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u6
         .wrapping_add(soffset)
         .wrapping_add(b.field(d, field::OFFSET))
         .wrapping_add(voff))
+}
+
+/// Whether a flat/global/scratch/buffer atomic returns the value it replaced (its form has a
+/// destination either way): GLC, or SC0, or TH bit 0 set; forms with none of these fields
+/// always return.
+pub fn atomic_returns(d: &Decoded, b: &Binding) -> bool {
+    if b.has_field(field::GLC) {
+        b.field(d, field::GLC) != 0
+    } else if b.has_field(field::SC0) {
+        b.field(d, field::SC0) != 0
+    } else if b.has_field(field::TH) {
+        b.field(d, field::TH) & 1 != 0
+    } else {
+        true
+    }
 }
 
 /// The 16-bit DS offset: the OFFSET field, or OFFSET1:OFFSET0.

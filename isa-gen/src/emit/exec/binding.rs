@@ -316,6 +316,9 @@ pub(crate) const FIELDS: &[(&str, &[&str])] = &[
     ("LANE_SEL_5", &["LANE_SEL_5"]),
     ("LANE_SEL_6", &["LANE_SEL_6"]),
     ("LANE_SEL_7", &["LANE_SEL_7"]),
+    ("GLC", &["GLC"]),
+    ("SC0", &["SC0"]),
+    ("TH", &["TH"]),
 ];
 
 /// What a pseudocode name refers to, in an instruction of a family.

@@ -540,10 +540,16 @@ impl<'a> Lower<'a> {
                     rt::store_lanes(w, s, k as u32, &#arr[k], exec)?;
                 }
             );
-            if optional {
-                epi.extend(quote!(if let Some(s) = #r { #store }));
+            // Vector memory atomics return the old value only when asked to.
+            let returns = if self.cx.family.is_vmem() && self.cx.name.contains("ATOMIC") {
+                quote!(rt::atomic_returns(d, b))
             } else {
-                epi.extend(quote!({ let s = #r; #store }));
+                quote!(true)
+            };
+            if optional {
+                epi.extend(quote!(if let (Some(s), true) = (#r, #returns) { #store }));
+            } else {
+                epi.extend(quote!(if #returns { let s = #r; #store }));
             }
             return Ok(());
         }

@@ -391,6 +391,11 @@ fn find_semantics(
     let Some(g) = generation else {
         return unsupported("the spec's generation is not known, so no pseudocode applies".into());
     };
+    // AMD renames instructions between generations (S_ADD_U32 became S_ADD_CO_U32): the
+    // spec's aliases are looked up after the name.
+    let names: Vec<&str> = std::iter::once(ins.name.as_str())
+        .chain(ins.aliases.iter().map(String::as_str))
+        .collect();
     if let Some(o) = sem.override_for(g, &ins.name) {
         return Found::Entry {
             entry: Box::new(crate::pcode::corpus::classify(&o.raw, Some(g))),
@@ -399,7 +404,7 @@ fn find_semantics(
             note: o.reason.clone(),
         };
     }
-    if let Some(e) = sem.amd_entry(g, &ins.name) {
+    if let Some(e) = first_entry(&names, |n| sem.amd_entry(g, n)) {
         return Found::Entry {
             entry: Box::new(e.clone()),
             status: Status::Generated,
@@ -408,10 +413,10 @@ fn find_semantics(
         };
     }
     if let Some(src) = source::borrow_source(g) {
-        if let Some(e) = sem.amd_entry(src, &ins.name) {
+        if let Some(e) = first_entry(&names, |n| sem.amd_entry(src, n)) {
             // Borrow by name when the operand signatures agree.
             let mut note = String::new();
-            match sem.source_spec(src).and_then(|s| s.instruction(&ins.name)) {
+            match sem.source_spec(src).and_then(|s| s.instruction(&e.name)) {
                 Some(theirs) => {
                     if let (Some(a), Some(b)) = (source::signature(ins), source::signature(theirs))
                     {
@@ -427,19 +432,24 @@ fn find_semantics(
                     note = format!(
                         "operands not compared: {}'s spec at hand does not list {}",
                         src.name(),
-                        ins.name
+                        e.name
                     );
                 }
             }
+            let provenance = if e.name == ins.name {
+                format!("semantics from {}", src.name())
+            } else {
+                format!("semantics from {} ({})", src.name(), e.name)
+            };
             return Found::Entry {
                 entry: Box::new(e.clone()),
                 status: Status::Generated,
-                provenance: format!("semantics from {}", src.name()),
+                provenance,
                 note,
             };
         }
     }
-    if let Some(e) = sem.kernel_entry(g, &ins.name) {
+    if let Some(e) = first_entry(&names, |n| sem.kernel_entry(g, n)) {
         let loc = format!(
             "{}:{}",
             source::display_path(&source::kernels_dir().join(format!("{}.pcode", g.name()))),
@@ -464,6 +474,11 @@ fn find_semantics(
                 .unwrap_or_default()
         )
     })
+}
+
+/// The first entry found under any of `names`.
+fn first_entry<'a>(names: &[&str], f: impl Fn(&str) -> Option<&'a Entry>) -> Option<&'a Entry> {
+    names.iter().find_map(|n| f(n))
 }
 
 /// Lowers one instruction's semantics.
