@@ -77,6 +77,12 @@ impl Generation {
         )
     }
 
+    /// Whether waves are 64 lanes by default: CDNA 1–4 (gfx9). CDNA 5 (gfx1250) runs wave32
+    /// like RDNA.
+    pub fn default_wave64(self) -> bool {
+        self.is_cdna() && self != Generation::Cdna5
+    }
+
     /// Parses a short name (`rdna3_5`), also accepting `rdna3.5` and the old CDNA names (`mi300`).
     pub fn from_name(s: &str) -> Option<Generation> {
         let s = s.trim().to_ascii_lowercase().replace(['.', '-', ' '], "_");
@@ -129,7 +135,10 @@ impl std::str::FromStr for Generation {
     fn from_str(s: &str) -> Result<Self, String> {
         Generation::from_name(s).ok_or_else(|| {
             let names: Vec<_> = Generation::ALL.iter().map(|g| g.name()).collect();
-            format!("unknown generation `{s}` (expected one of {})", names.join(", "))
+            format!(
+                "unknown generation `{s}` (expected one of {})",
+                names.join(", ")
+            )
         })
     }
 }
@@ -140,18 +149,39 @@ mod tests {
 
     #[test]
     fn architecture_names_map_to_generations() {
-        assert_eq!(Generation::from_architecture_name("AMD RDNA 3.5"), Some(Generation::Rdna3_5));
-        assert_eq!(Generation::from_architecture_name("AMD CDNA 4"), Some(Generation::Cdna4));
-        assert_eq!(Generation::from_architecture_name("AMD Instinct MI300"), Some(Generation::Cdna3));
-        assert_eq!(Generation::from_architecture_name("AMD RDNA 1"), Some(Generation::Rdna1));
+        assert_eq!(
+            Generation::from_architecture_name("AMD RDNA 3.5"),
+            Some(Generation::Rdna3_5)
+        );
+        assert_eq!(
+            Generation::from_architecture_name("AMD CDNA 4"),
+            Some(Generation::Cdna4)
+        );
+        assert_eq!(
+            Generation::from_architecture_name("AMD Instinct MI300"),
+            Some(Generation::Cdna3)
+        );
+        assert_eq!(
+            Generation::from_architecture_name("AMD RDNA 1"),
+            Some(Generation::Rdna1)
+        );
         assert_eq!(Generation::from_architecture_name("Something else"), None);
     }
 
     #[test]
     fn file_names_map_to_generations() {
-        assert_eq!(Generation::from_file_name("amdgpu_isa_rdna3_5.xml"), Some(Generation::Rdna3_5));
-        assert_eq!(Generation::from_file_name("cdna4.pcode"), Some(Generation::Cdna4));
-        assert_eq!(Generation::from_file_name("amdgpu_isa_mi100.xml"), Some(Generation::Cdna1));
+        assert_eq!(
+            Generation::from_file_name("amdgpu_isa_rdna3_5.xml"),
+            Some(Generation::Rdna3_5)
+        );
+        assert_eq!(
+            Generation::from_file_name("cdna4.pcode"),
+            Some(Generation::Cdna4)
+        );
+        assert_eq!(
+            Generation::from_file_name("amdgpu_isa_mi100.xml"),
+            Some(Generation::Cdna1)
+        );
         assert_eq!(Generation::from_file_name("notes.txt"), None);
     }
 

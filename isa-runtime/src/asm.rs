@@ -267,7 +267,21 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         })?;
     let rest_col = lead + mnemonic.len() + 1;
     let (operands, modifiers) = split_operands(rest, rest_col);
-    let target = normalize(text_t);
+    // An alias (`s_add_u32` for `s_add_co_u32`) is read as the instruction's own mnemonic,
+    // which is what the disassembler prints.
+    let info = &spec.instructions[ins_index];
+    let written = if mnem_lower == base {
+        base
+    } else {
+        mnem_lower.as_str()
+    };
+    let canonical_mnemonic =
+        if info.mnemonic != base && info.aliases.iter().any(|a| a.eq_ignore_ascii_case(base)) {
+            mnem_lower.replacen(base, info.mnemonic, 1)
+        } else {
+            written.to_string()
+        };
+    let target = normalize(&format!("{canonical_mnemonic}{rest}"));
     let target_tokens = tokens_of(&target);
 
     let mut forms: Vec<u16> = spec.instructions[ins_index].forms.to_vec();
@@ -757,7 +771,46 @@ fn search(
             break;
         }
     }
+    // Some texts need two fields changed together (an immediate offset shows only once the
+    // register offset is null): from each field's neutral values (null, zero), one more sweep.
+    for (k, sub, vals) in &candidates {
+        if sub.is_some() {
+            continue;
+        }
+        let neutral: Vec<u64> = vals
+            .iter()
+            .copied()
+            .filter(|&v| v == 0 || Some(v as i64) == null_code(spec))
+            .collect();
+        for v in neutral {
+            let mut trial = ins;
+            if !trial.set_field(*k, v) {
+                continue;
+            }
+            for (k2, sub2, vals2) in &candidates {
+                if k2 == k {
+                    continue;
+                }
+                let whole = enc.fields[*k2].extract(trial.bits);
+                for &v2 in vals2 {
+                    let value = match sub2 {
+                        Some(sf) => sf.insert(whole as u128, v2) as u64,
+                        None => v2,
+                    };
+                    let mut t2 = trial;
+                    if t2.set_field(*k2, value) && score_of(&t2).0 {
+                        return t2;
+                    }
+                }
+            }
+        }
+    }
     ins
+}
+
+/// The code of the NULL scalar register in this generation's operand types.
+fn null_code(spec: &IsaSpec) -> Option<i64> {
+    crate::canonical::null_register(spec).map(|v| v as i64)
 }
 
 /// Assembles a program: one instruction per line; `;` and `//` start comments; blank lines

@@ -10,9 +10,14 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
     let arch = &spec.architecture_name;
     let release = spec.release_date.clone().unwrap_or_default();
     let schema = spec.schema_version.clone().unwrap_or_default();
-    let source = spec.path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+    let source = spec
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_string();
     let mcpu = spec.generation.map_or("", |g| g.llvm_mcpu());
-    let wave64 = spec.generation.is_some_and(|g| g.is_cdna());
+    let wave64 = spec.generation.is_some_and(|g| g.default_wave64());
 
     let encodings = spec.encodings.iter().map(|e| {
         let name = &e.name;
@@ -36,7 +41,13 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
     // Encoding and form ids as documented constants: one comment per table entry.
     let encoding_consts = spec.encodings.iter().enumerate().map(|(k, e)| {
         let cname = ident(&format!("E_{}", e.name));
-        let doc = format!("{}: {} bits, order {}, {} fields", e.name, e.bit_count, e.order, e.fields.len());
+        let doc = format!(
+            "{}: {} bits, order {}, {} fields",
+            e.name,
+            e.bit_count,
+            e.order,
+            e.fields.len()
+        );
         let k = k as u16;
         quote! { #[doc = #doc] pub const #cname: u16 = #k; }
     });
@@ -204,7 +215,11 @@ fn split_register(name: &str) -> Option<(&str, u32)> {
 type Run = (String, i64, u32, u32);
 
 pub(crate) fn runs_and_values(t: &OperandType) -> (Vec<Run>, Vec<(i64, String)>) {
-    let mut vals: Vec<(i64, &str)> = t.predefined_values.iter().map(|v| (v.value, v.name.as_str())).collect();
+    let mut vals: Vec<(i64, &str)> = t
+        .predefined_values
+        .iter()
+        .map(|v| (v.value, v.name.as_str()))
+        .collect();
     vals.sort_by_key(|v| v.0);
     vals.dedup_by_key(|v| v.0);
     let mut runs: Vec<Run> = Vec::new();
@@ -226,7 +241,9 @@ pub(crate) fn runs_and_values(t: &OperandType) -> (Vec<Run>, Vec<(i64, String)>)
     }
     // A run only spans values no named value sits in between (checked: named values inside a
     // run's span would be shadowed).
-    runs.retain(|(_, v0, _, n)| !named.iter().any(|(v, _)| *v >= *v0 && *v < *v0 + *n as i64) || *n == 1);
+    runs.retain(|(_, v0, _, n)| {
+        !named.iter().any(|(v, _)| *v >= *v0 && *v < *v0 + *n as i64) || *n == 1
+    });
     (runs, named)
 }
 
