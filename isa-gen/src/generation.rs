@@ -77,10 +77,11 @@ impl Generation {
         )
     }
 
-    /// Whether waves are 64 lanes by default: CDNA 1–4 (gfx9). CDNA 5 (gfx1250) runs wave32
-    /// like RDNA.
+    /// Whether the emulator runs waves of 64 lanes by default: the CDNA generations. (LLVM
+    /// treats gfx1250 as wave32; the emulator keeps CDNA 5 at wave64 because its executors
+    /// borrow CDNA 4's wave64 semantics — see the executors' provenance.)
     pub fn default_wave64(self) -> bool {
-        self.is_cdna() && self != Generation::Cdna5
+        self.is_cdna()
     }
 
     /// Parses a short name (`rdna3_5`), also accepting `rdna3.5` and the old CDNA names (`mi300`).
