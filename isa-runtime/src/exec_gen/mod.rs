@@ -1430,6 +1430,77 @@ pub fn atomic_returns(d: &Decoded, b: &Binding) -> bool {
     }
 }
 
+/// How a vector memory instruction forms its addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddrKind {
+    Global,
+    Flat,
+    Scratch,
+    Buffer,
+}
+
+/// The addresses of every lane of a vector memory instruction, computed once per
+/// instruction (the operands are read once, not per lane).
+pub struct LaneAddrs([u64; MAX_LANES]);
+
+impl LaneAddrs {
+    /// Computes the active lanes' addresses (see [`global_addr`], [`flat_addr`],
+    /// [`scratch_addr`], [`buffer_addr`]).
+    pub fn new(w: &Wave, d: &Decoded, b: &Binding, kind: AddrKind) -> Result<LaneAddrs, ExecError> {
+        let mut a = [0u64; MAX_LANES];
+        let exec = w.exec_mask();
+        match kind {
+            AddrKind::Global => {
+                let offset = signed_field(d, b, field::OFFSET) as u64;
+                let addr = b.op(d, role::ADDR)?;
+                let saddr = match b
+                    .has(role::SADDR)
+                    .then(|| b.op(d, role::SADDR))
+                    .transpose()?
+                {
+                    Some(s) if !saddr_off(s) => Some(read_scalar(w, s, 64, false)? as u64),
+                    _ => None,
+                };
+                match saddr {
+                    Some(base) => {
+                        let v = lanes_b32(w, addr, 32)?;
+                        for lane in LaneIter(exec) {
+                            a[lane] = base.wrapping_add(v[lane] as u64).wrapping_add(offset);
+                        }
+                    }
+                    None => {
+                        let v = lanes_b64(w, addr, false)?;
+                        for lane in LaneIter(exec) {
+                            a[lane] = v[lane].wrapping_add(offset);
+                        }
+                    }
+                }
+            }
+            AddrKind::Flat => {
+                for lane in LaneIter(exec) {
+                    a[lane] = flat_addr(w, d, b, lane)?;
+                }
+            }
+            AddrKind::Scratch => {
+                for lane in LaneIter(exec) {
+                    a[lane] = scratch_addr(w, d, b, lane)?;
+                }
+            }
+            AddrKind::Buffer => {
+                for lane in LaneIter(exec) {
+                    a[lane] = buffer_addr(w, d, b, lane)?;
+                }
+            }
+        }
+        Ok(LaneAddrs(a))
+    }
+
+    #[inline]
+    pub fn at(&self, lane: usize) -> u64 {
+        self.0[lane & (MAX_LANES - 1)]
+    }
+}
+
 /// The 16-bit DS offset: the OFFSET field, or OFFSET1:OFFSET0.
 pub fn ds_offset(d: &Decoded, b: &Binding) -> u64 {
     if b.has_field(field::OFFSET) {

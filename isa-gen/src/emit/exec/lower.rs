@@ -270,6 +270,9 @@ pub(crate) struct Lower<'a> {
     /// A DS entry that never names the instruction offset (RDNA3.5's `MEM[ADDR]` atomics):
     /// its `ADDR` is the lane's address plus the offset.
     ds_addr_with_offset: bool,
+    /// The kind of vector memory address the body uses (`rt::AddrKind`), computed for all
+    /// lanes in the prologue.
+    lane_addrs: Option<TokenStream>,
 }
 
 impl<'a> Lower<'a> {
@@ -291,6 +294,7 @@ impl<'a> Lower<'a> {
             lambdas: vec![None; cx.ir.lambdas.len()],
             uses_s2,
             known_written: BTreeSet::new(),
+            lane_addrs: None,
             ds_addr_with_offset: cx.family == Family::Ds && {
                 let text = format!("{:?}{:?}", cx.ir.body, cx.ir.lambdas);
                 !["OFFSET", "OFFSET0", "OFFSET1", "offset", "INST0", "INST1"]
@@ -352,6 +356,9 @@ impl<'a> Lower<'a> {
         }
         if self.mode == ExecMode::Lane {
             pro.extend(quote!(let exec = w.exec_mask();));
+        }
+        if let Some(kind) = &self.lane_addrs {
+            pro.extend(quote!(let lane_addrs = rt::LaneAddrs::new(w, d, b, rt::AddrKind::#kind)?;));
         }
         let roles: Vec<(Role, RoleUse)> = self.roles.iter().map(|(r, u)| (*r, u.clone())).collect();
         for (role, u) in &roles {
@@ -1532,19 +1539,20 @@ impl<'a> Lower<'a> {
     }
 
     fn mem_addr(&mut self) -> Res<TokenStream> {
-        let lane = if self.lane_mode() {
-            quote!(lane)
-        } else {
-            quote!(0)
-        };
-        Ok(match self.cx.family {
-            Family::Global => quote!((rt::global_addr(w, d, b, #lane)? as u128)),
-            Family::Flat => quote!((rt::flat_addr(w, d, b, #lane)? as u128)),
-            Family::Scratch => quote!((rt::scratch_addr(w, d, b, #lane)? as u128)),
-            Family::Buffer => quote!((rt::buffer_addr(w, d, b, #lane)? as u128)),
-            Family::Smem => quote!((rt::smem_addr(w, d, b)? as u128)),
+        let kind = match self.cx.family {
+            Family::Smem => return Ok(quote!((rt::smem_addr(w, d, b)? as u128))),
+            Family::Global => quote!(Global),
+            Family::Flat => quote!(Flat),
+            Family::Scratch => quote!(Scratch),
+            Family::Buffer => quote!(Buffer),
             f => return Err(format!("a computed address in a {} instruction", f.name())),
-        })
+        };
+        if !self.lane_mode() {
+            return Err("a vector memory address outside a per-lane body".into());
+        }
+        // The lanes' addresses are computed once, before the lane loop.
+        self.lane_addrs = Some(kind);
+        Ok(quote!((lane_addrs.at(lane) as u128)))
     }
 
     fn read_wave(&mut self, n: &str, ty: Ty) -> Res<TokenStream> {
