@@ -18,7 +18,12 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
                 .iter()
                 .max_by_key(|(p, _)| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
             {
-                let name = largest.0.file_name().unwrap().to_string_lossy().into_owned();
+                let name = largest
+                    .0
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 out.push((name, std::fs::read(&largest.0).unwrap()));
             }
         }

@@ -47,7 +47,11 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{}: {sev}[{}]: {}", self.location, self.code, self.message)
+        write!(
+            f,
+            "{}: {sev}[{}]: {}",
+            self.location, self.code, self.message
+        )
     }
 }
 
@@ -95,19 +99,39 @@ pub struct Reporter<'a> {
 
 impl<'a> Reporter<'a> {
     pub fn new(file: &'a Path, text: &'a str) -> Reporter<'a> {
-        Reporter { file, text, index: None, diagnostics: Vec::new() }
+        Reporter {
+            file,
+            text,
+            index: None,
+            diagnostics: Vec::new(),
+        }
     }
 
     pub fn location(&mut self, offset: usize) -> Location {
         let text = self.text;
         let index = self.index.get_or_insert_with(|| LineIndex::new(text));
         let (line, column) = index.line_col(text, offset);
-        Location { file: self.file.to_path_buf(), line, column }
+        Location {
+            file: self.file.to_path_buf(),
+            line,
+            column,
+        }
     }
 
-    pub fn report(&mut self, severity: Severity, code: &'static str, offset: usize, message: String) {
+    pub fn report(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        offset: usize,
+        message: String,
+    ) {
         let location = self.location(offset);
-        self.diagnostics.push(Diagnostic { severity, code, location, message });
+        self.diagnostics.push(Diagnostic {
+            severity,
+            code,
+            location,
+            message,
+        });
     }
 
     pub fn error(&mut self, code: &'static str, offset: usize, message: impl Into<String>) {

@@ -13,7 +13,12 @@ use serde::Serialize;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OverrideKind {
     /// A field the encoding's bit map lacks.
-    AddField { encoding: &'static str, field: &'static str, offset: u32, count: u32 },
+    AddField {
+        encoding: &'static str,
+        field: &'static str,
+        offset: u32,
+        count: u32,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -24,7 +29,12 @@ pub struct Override {
     pub reason: &'static str,
 }
 
-const GFX9_CDNA: &[Generation] = &[Generation::Cdna1, Generation::Cdna2, Generation::Cdna3, Generation::Cdna4];
+const GFX9_CDNA: &[Generation] = &[
+    Generation::Cdna1,
+    Generation::Cdna2,
+    Generation::Cdna3,
+    Generation::Cdna4,
+];
 
 /// Every override the project knows.
 pub static OVERRIDES: &[Override] = &[Override {
@@ -36,27 +46,51 @@ pub static OVERRIDES: &[Override] = &[Override {
 /// Applies the overrides that concern `spec`; returns what was applied.
 pub fn apply(spec: &mut Spec) -> Vec<String> {
     let mut applied = Vec::new();
-    let Some(g) = spec.generation else { return applied };
+    let Some(g) = spec.generation else {
+        return applied;
+    };
     for o in OVERRIDES.iter().filter(|o| o.generations.contains(&g)) {
         match &o.kind {
-            OverrideKind::AddField { encoding, field, offset, count } => {
-                let Some(enc) = spec.encodings.iter_mut().find(|e| e.name == *encoding) else { continue };
+            OverrideKind::AddField {
+                encoding,
+                field,
+                offset,
+                count,
+            } => {
+                let Some(enc) = spec.encodings.iter_mut().find(|e| e.name == *encoding) else {
+                    continue;
+                };
                 if enc.fields.iter().any(|f| f.name == *field) {
                     continue;
                 }
                 let mask = crate::model::low_mask(*count) << *offset;
-                if enc.fields.iter().any(|f| f.mask() & mask != 0 && !f.is_conditional) {
+                if enc
+                    .fields
+                    .iter()
+                    .any(|f| f.mask() & mask != 0 && !f.is_conditional)
+                {
                     // The XML now names these bits itself: the override is obsolete here.
                     continue;
                 }
                 enc.fields.push(Field {
                     name: field.to_string(),
-                    description: Some(format!("Added by the project's override layer: {}", o.reason)),
+                    description: Some(format!(
+                        "Added by the project's override layer: {}",
+                        o.reason
+                    )),
                     is_conditional: false,
-                    ranges: vec![BitRange { pos: 0, order: 0, bit_offset: *offset, bit_count: *count, padding: None }],
+                    ranges: vec![BitRange {
+                        pos: 0,
+                        order: 0,
+                        bit_offset: *offset,
+                        bit_count: *count,
+                        padding: None,
+                    }],
                     predefined_values: Vec::new(),
                 });
-                applied.push(format!("{encoding}: added field {field} (bit {offset}, {count} bit(s))"));
+                applied.push(format!(
+                    "{encoding}: added field {field} (bit {offset}, {count} bit(s))"
+                ));
             }
         }
     }
@@ -69,11 +103,17 @@ mod tests {
 
     #[test]
     fn vop3p_opsel_hi2_is_added_on_cdna_only_when_missing() {
-        let xml = crate::synth::synthetic_spec(4).replace("ENC_SYN0", "ENC_VOP3P").replace("AMD RDNA 4", "AMD CDNA 3");
+        let xml = crate::synth::synthetic_spec(4)
+            .replace("ENC_SYN0", "ENC_VOP3P")
+            .replace("AMD RDNA 4", "AMD CDNA 3");
         let mut spec = crate::model::load_bytes(std::path::Path::new("x.xml"), xml.as_bytes());
         // The synthetic VOP3P names bit 14 (its OPSEL field covers 11..14): nothing to add.
         assert!(apply(&mut spec).is_empty());
-        let enc = spec.encodings.iter_mut().find(|e| e.name == "ENC_VOP3P").unwrap();
+        let enc = spec
+            .encodings
+            .iter_mut()
+            .find(|e| e.name == "ENC_VOP3P")
+            .unwrap();
         enc.fields.retain(|f| f.name != "OPSEL");
         let applied = apply(&mut spec);
         assert_eq!(applied.len(), 1, "{applied:?}");

@@ -66,26 +66,50 @@ fn has_files_with_ext(dir: &Path, ext: &str) -> bool {
 
 fn resolve(var: &str, user_drop: &str, shared: &str, fixture: PathBuf, ext: &str) -> SpecDir {
     if let Some(p) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-        return SpecDir { path: PathBuf::from(p), source: Source::Environment };
+        return SpecDir {
+            path: PathBuf::from(p),
+            source: Source::Environment,
+        };
     }
     let drop = workspace_root().join(user_drop);
     if has_files_with_ext(&drop, ext) {
-        return SpecDir { path: drop, source: Source::UserDrop };
+        return SpecDir {
+            path: drop,
+            source: Source::UserDrop,
+        };
     }
     if let Some(p) = shared_dir(shared).filter(|p| has_files_with_ext(p, ext)) {
-        return SpecDir { path: p, source: Source::Shared };
+        return SpecDir {
+            path: p,
+            source: Source::Shared,
+        };
     }
-    SpecDir { path: fixture, source: Source::Fixture }
+    SpecDir {
+        path: fixture,
+        source: Source::Fixture,
+    }
 }
 
 /// The directory of AMD ISA XML files to use.
 pub fn xml_dir() -> SpecDir {
-    resolve(SPEC_DIR_VAR, "spec/xml", "xml-excerpts", fixture_xml_dir(), "xml")
+    resolve(
+        SPEC_DIR_VAR,
+        "spec/xml",
+        "xml-excerpts",
+        fixture_xml_dir(),
+        "xml",
+    )
 }
 
 /// The directory of pseudocode files (`<gen>.pcode`) to use.
 pub fn pcode_dir() -> SpecDir {
-    resolve(PCODE_DIR_VAR, "spec/pcode", "pcode", fixture_pcode_dir(), "pcode")
+    resolve(
+        PCODE_DIR_VAR,
+        "spec/pcode",
+        "pcode",
+        fixture_pcode_dir(),
+        "pcode",
+    )
 }
 
 /// AMD's real data only (environment, user drop or shared), never the fixtures: for tests that

@@ -15,10 +15,26 @@ pub fn synthetic_spec(instructions: usize) -> String {
         let _ = write!(s, "            <Encoding Order=\"{e}\">\n                <EncodingName>ENC_SYN{e}</EncodingName>\n                <BitCount>64</BitCount>\n                <EncodingIdentifierMask Radix=\"2\">{}</EncodingIdentifierMask>\n                <EncodingIdentifiers>\n", bits64(0xffff_0000));
         for op in 0..per_enc.max(1) {
             let id = 0xd400_0000u64 | ((op as u64 & 0x3ff) << 16);
-            let _ = writeln!(s, "                    <EncodingIdentifier Radix=\"2\">{}</EncodingIdentifier>", bits64(id));
+            let _ = writeln!(
+                s,
+                "                    <EncodingIdentifier Radix=\"2\">{}</EncodingIdentifier>",
+                bits64(id)
+            );
         }
         s.push_str("                </EncodingIdentifiers>\n                <EncodingConditions>\n                    <EncodingCondition>\n                        <ConditionName>default</ConditionName>\n                        <CondtionExpression>\n                            <op type=\"&amp;&amp;\">\n                                <op type=\"!=\">\n                                    <op type=\".fieldderef\">\n                                        <op type=\".fieldderef\">\n                                            <id val=\"INST\"/>\n                                            <id val=\"SYN\"/>\n                                        </op>\n                                        <id val=\"SRC0\"/>\n                                        <ty>\n                                            <t base=\"I\" size=\"32\"/>\n                                        </ty>\n                                    </op>\n                                    <lit val=\"255\"/>\n                                    <ty>\n                                        <t base=\"U\" size=\"1\"/>\n                                    </ty>\n                                </op>\n                                <op type=\".notwithin\">\n                                    <op type=\".fieldderef\">\n                                        <op type=\".fieldderef\">\n                                            <id val=\"INST\"/>\n                                            <id val=\"SYN\"/>\n                                        </op>\n                                        <id val=\"SRC1\"/>\n                                    </op>\n                                    <op type=\".cons_array\">\n                                        <lit val=\"250\"/>\n                                        <lit val=\"255\"/>\n                                    </op>\n                                </op>\n                            </op>\n                        </CondtionExpression>\n                    </EncodingCondition>\n                </EncodingConditions>\n                <Description>Synthetic encoding for benchmarks.</Description>\n                <MicrocodeFormat>\n                    <BitMap>\n");
-        for (name, off, cnt) in [("VDST", 0, 8), ("ABS", 8, 3), ("OPSEL", 11, 4), ("CLAMP", 15, 1), ("OP", 16, 10), ("ENCODING", 26, 6), ("SRC0", 32, 9), ("SRC1", 41, 9), ("SRC2", 50, 9), ("OMOD", 59, 2), ("NEG", 61, 3)] {
+        for (name, off, cnt) in [
+            ("VDST", 0, 8),
+            ("ABS", 8, 3),
+            ("OPSEL", 11, 4),
+            ("CLAMP", 15, 1),
+            ("OP", 16, 10),
+            ("ENCODING", 26, 6),
+            ("SRC0", 32, 9),
+            ("SRC1", 41, 9),
+            ("SRC2", 50, 9),
+            ("OMOD", 59, 2),
+            ("NEG", 61, 3),
+        ] {
             let _ = write!(s, "                        <Field IsConditional=\"false\">\n                            <FieldName>{name}</FieldName>\n                            <Description>Synthetic field {name}.</Description>\n                            <BitLayout RangeCount=\"1\">\n                                <Range Order=\"0\">\n                                    <BitCount>{cnt}</BitCount>\n                                    <BitOffset>{off}</BitOffset>\n                                </Range>\n                            </BitLayout>\n                        </Field>\n");
         }
         s.push_str("                    </BitMap>\n                </MicrocodeFormat>\n            </Encoding>\n");
@@ -31,10 +47,20 @@ pub fn synthetic_spec(instructions: usize) -> String {
         // Real instructions have several encodings (VOP3, literal, DPP8, DPP16, ...).
         for variant in 0..4 {
             let _ = write!(s, "                    <InstructionEncoding>\n                        <EncodingName>ENC_SYN{enc}</EncodingName>\n                        <EncodingCondition>default</EncodingCondition>\n                        <Opcode Radix=\"10\">{op}</Opcode>\n                        <Operands>\n");
-            for (k, (field, ty)) in [("VDST", "OPR_SYN_VGPR"), ("SRC0", "OPR_SYN_SRC"), ("SRC1", "OPR_SYN_SRC"), ("SRC2", "OPR_SYN_SRC")].iter().enumerate() {
+            for (k, (field, ty)) in [
+                ("VDST", "OPR_SYN_VGPR"),
+                ("SRC0", "OPR_SYN_SRC"),
+                ("SRC1", "OPR_SYN_SRC"),
+                ("SRC2", "OPR_SYN_SRC"),
+            ]
+            .iter()
+            .enumerate()
+            {
                 let _ = write!(s, "                            <Operand Input=\"{}\" Output=\"{}\" IsImplicit=\"false\" IsBinaryMicrocodeRequired=\"true\" Order=\"{}\">\n                                <FieldName>{field}</FieldName>\n                                <DataFormatName>FMT_SYN_{}</DataFormatName>\n                                <OperandType>{ty}</OperandType>\n                                <OperandSize>32</OperandSize>\n                            </Operand>\n", k > 0, k == 0, k + 1, variant % 3);
             }
-            s.push_str("                        </Operands>\n                    </InstructionEncoding>\n");
+            s.push_str(
+                "                        </Operands>\n                    </InstructionEncoding>\n",
+            );
         }
         s.push_str("                </InstructionEncodings>\n            </Instruction>\n");
     }
@@ -67,7 +93,10 @@ mod tests {
         let errors: Vec<_> = spec.errors().map(|d| d.to_string()).collect();
         assert!(errors.is_empty(), "{errors:#?}");
         assert_eq!(spec.instructions.len(), 48);
-        assert!(spec.instructions.iter().all(|i| i.is_complete() && i.encodings.len() == 4));
+        assert!(spec
+            .instructions
+            .iter()
+            .all(|i| i.is_complete() && i.encodings.len() == 4));
         assert_eq!(spec.encodings.len(), 24);
     }
 }

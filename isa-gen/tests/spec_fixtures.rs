@@ -26,7 +26,11 @@ fn fixtures_load_without_errors_and_name_their_generation() {
         let errors: Vec<String> = s.errors().map(|d| d.to_string()).collect();
         assert!(errors.is_empty(), "{}: {errors:#?}", s.label());
         assert!(s.generation.is_some());
-        assert!(s.instructions.iter().all(|i| i.is_complete()), "{}", s.label());
+        assert!(
+            s.instructions.iter().all(|i| i.is_complete()),
+            "{}",
+            s.label()
+        );
         // The fixtures carry AMD's quirks on purpose: they are reported as warnings.
         for d in s.warnings() {
             assert_eq!(d.severity, Severity::Warning);
@@ -38,16 +42,31 @@ fn fixtures_load_without_errors_and_name_their_generation() {
 fn fixtures_cover_every_schema_construct() {
     let specs = fixtures();
     let mut ops = std::collections::BTreeSet::new();
-    let (mut lit_plain, mut multi_range, mut padding, mut implicit, mut empty_operands, mut aliases) =
-        (false, false, false, false, false, false);
-    let (mut literal_enc, mut dpp_enc, mut undefined_cond, mut field_values, mut subtypes, mut partitioned) =
-        (false, false, false, false, false, false);
+    let (
+        mut lit_plain,
+        mut multi_range,
+        mut padding,
+        mut implicit,
+        mut empty_operands,
+        mut aliases,
+    ) = (false, false, false, false, false, false);
+    let (
+        mut literal_enc,
+        mut dpp_enc,
+        mut undefined_cond,
+        mut field_values,
+        mut subtypes,
+        mut partitioned,
+    ) = (false, false, false, false, false, false);
     let (mut lit_typed, mut condition_id) = (false, false);
     for s in &specs {
         for e in &s.encodings {
             literal_enc |= e.name.contains("LITERAL");
             dpp_enc |= e.name.contains("DPP");
-            padding |= e.fields.iter().any(|f| f.ranges.iter().any(|r| r.padding.is_some()));
+            padding |= e
+                .fields
+                .iter()
+                .any(|f| f.ranges.iter().any(|r| r.padding.is_some()));
             multi_range |= e.fields.iter().any(|f| f.ranges.len() > 1);
             for c in &e.conditions {
                 condition_id |= c.id.is_some();
@@ -79,13 +98,27 @@ fn fixtures_cover_every_schema_construct() {
             aliases |= !i.aliases.is_empty();
             for ie in &i.encodings {
                 empty_operands |= ie.operands.is_empty();
-                implicit |= ie.operands.iter().any(|o| o.is_implicit && o.field_name.is_none());
+                implicit |= ie
+                    .operands
+                    .iter()
+                    .any(|o| o.is_implicit && o.field_name.is_none());
                 undefined_cond |= matches!(ie.condition, ConditionRef::Undefined { .. });
             }
         }
     }
-    for op in [CondOp::And, CondOp::Eq, CondOp::Ne, CondOp::FieldDeref, CondOp::NotWithin, CondOp::ConsArray] {
-        assert!(ops.contains(op.as_xml()), "no `{}` in the fixtures' conditions: {ops:?}", op.as_xml());
+    for op in [
+        CondOp::And,
+        CondOp::Eq,
+        CondOp::Ne,
+        CondOp::FieldDeref,
+        CondOp::NotWithin,
+        CondOp::ConsArray,
+    ] {
+        assert!(
+            ops.contains(op.as_xml()),
+            "no `{}` in the fixtures' conditions: {ops:?}",
+            op.as_xml()
+        );
     }
     let checks = [
         ("a <lit> without <ty>", lit_plain),
@@ -96,7 +129,10 @@ fn fixtures_cover_every_schema_construct() {
         ("<AliasedInstructionNames>", aliases),
         ("a literal encoding", literal_enc),
         ("a DPP encoding", dpp_enc),
-        ("an instruction naming an undefined condition (AMD's quirk)", undefined_cond),
+        (
+            "an instruction naming an undefined condition (AMD's quirk)",
+            undefined_cond,
+        ),
         ("FieldPredefinedValues", field_values),
         ("Subtypes", subtypes),
         ("IsPartitioned=true", partitioned),
@@ -105,7 +141,10 @@ fn fixtures_cover_every_schema_construct() {
         assert!(seen, "the fixtures lack {what}");
     }
     // Schema 1.2.0 constructs, present once the CDNA 5 fixture exists.
-    if specs.iter().any(|s| s.generation == Some(Generation::Cdna5)) {
+    if specs
+        .iter()
+        .any(|s| s.generation == Some(Generation::Cdna5))
+    {
         assert!(lit_typed, "the CDNA 5 fixture lacks a <lit> with <ty>");
         assert!(condition_id, "the CDNA 5 fixture lacks <ConditionId>");
     }
@@ -116,8 +155,14 @@ fn fixture_facts_match_llvm_encodings() {
     // Facts checked with llvm-mc: s_wqm_b64 s[0:1], 0 is be801d80 on gfx1100 and be800780 on
     // gfx942; the fixtures must encode them the same way.
     for s in fixtures() {
-        let Some(ins) = s.instruction("S_WQM_B64") else { continue };
-        let ie = ins.encodings.iter().find(|e| e.encoding_name == "ENC_SOP1").expect("SOP1 form");
+        let Some(ins) = s.instruction("S_WQM_B64") else {
+            continue;
+        };
+        let ie = ins
+            .encodings
+            .iter()
+            .find(|e| e.encoding_name == "ENC_SOP1")
+            .expect("SOP1 form");
         let enc = &s.encodings[ie.encoding.unwrap()];
         let id = enc.identifier_by_opcode[&ie.opcode.unwrap()];
         let ssrc0 = enc.field("SSRC0").unwrap();

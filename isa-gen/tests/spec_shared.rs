@@ -35,7 +35,12 @@ fn every_excerpt_loads_with_the_counts_in_the_file() {
         let (enc, ins, df, ot) = text_counts(&s.path);
         let sum = s.summary();
         assert_eq!(
-            (sum.encodings, sum.instructions, sum.data_formats, sum.operand_types),
+            (
+                sum.encodings,
+                sum.instructions,
+                sum.data_formats,
+                sum.operand_types
+            ),
             (enc, ins, df, ot),
             "{}",
             s.label()
@@ -56,14 +61,21 @@ fn all_ten_generations_are_recognised_when_the_shared_excerpts_are_used() {
     };
     let specs = model::load_dir(&dir.path).unwrap();
     if specs.len() < 10 {
-        eprintln!("skipped: {} holds {} specs, not all ten generations", dir.path.display(), specs.len());
+        eprintln!(
+            "skipped: {} holds {} specs, not all ten generations",
+            dir.path.display(),
+            specs.len()
+        );
         return;
     }
     let mut gens: Vec<Generation> = specs.iter().filter_map(|s| s.generation).collect();
     gens.sort();
     gens.dedup();
     assert_eq!(gens, Generation::ALL.to_vec());
-    let cdna5 = specs.iter().find(|s| s.generation == Some(Generation::Cdna5)).unwrap();
+    let cdna5 = specs
+        .iter()
+        .find(|s| s.generation == Some(Generation::Cdna5))
+        .unwrap();
     assert_eq!(cdna5.schema_version.as_deref(), Some("1.2.0"));
     assert_eq!(cdna5.release_date.as_deref(), Some("2026-08-03"));
 }
@@ -73,10 +85,23 @@ fn anchor_instructions_resolve_completely() {
     let Some(specs) = real_specs() else { return };
     let mut seen = 0;
     for s in &specs {
-        for name in ["DS_BPERMUTE_B32", "DS_GWS_BARRIER", "V_MSAD_U8", "S_WQM_B64"] {
+        for name in [
+            "DS_BPERMUTE_B32",
+            "DS_GWS_BARRIER",
+            "V_MSAD_U8",
+            "S_WQM_B64",
+        ] {
             if let Some(ins) = s.instruction(name) {
                 seen += 1;
-                assert!(ins.is_complete(), "{} {name}: {:?}", s.label(), ins.encodings.iter().map(|e| &e.incomplete).collect::<Vec<_>>());
+                assert!(
+                    ins.is_complete(),
+                    "{} {name}: {:?}",
+                    s.label(),
+                    ins.encodings
+                        .iter()
+                        .map(|e| &e.incomplete)
+                        .collect::<Vec<_>>()
+                );
                 for ie in &ins.encodings {
                     let enc = &s.encodings[ie.encoding.unwrap()];
                     let op = ie.opcode.unwrap();
@@ -93,9 +118,15 @@ fn anchor_instructions_resolve_completely() {
 fn s_wqm_b64_has_the_known_opcodes() {
     let Some(specs) = real_specs() else { return };
     for s in &specs {
-        let Some(ins) = s.instruction("S_WQM_B64") else { continue };
+        let Some(ins) = s.instruction("S_WQM_B64") else {
+            continue;
+        };
         let g = s.generation.unwrap();
-        let sop1 = ins.encodings.iter().find(|e| e.encoding_name == "ENC_SOP1").unwrap();
+        let sop1 = ins
+            .encodings
+            .iter()
+            .find(|e| e.encoding_name == "ENC_SOP1")
+            .unwrap();
         // Facts from llvm-mc: 0x1d on gfx11+/gfx1250, 0x07 on gfx9 (CDNA 1-4) and 0x0a on gfx10.
         let expected = match g {
             Generation::Cdna1 | Generation::Cdna2 | Generation::Cdna3 | Generation::Cdna4 => 7,
@@ -105,7 +136,10 @@ fn s_wqm_b64_has_the_known_opcodes() {
         assert_eq!(sop1.opcode, Some(expected), "{g}");
         let enc = &s.encodings[sop1.encoding.unwrap()];
         let id = enc.identifier_by_opcode[&expected];
-        assert_eq!(enc.fields[enc.op_field.unwrap()].extract(id), expected as u128);
+        assert_eq!(
+            enc.fields[enc.op_field.unwrap()].extract(id),
+            expected as u128
+        );
     }
 }
 
@@ -114,7 +148,11 @@ fn the_undefined_condition_quirk_is_reported_not_fatal() {
     let Some(specs) = real_specs() else { return };
     let mut found = 0;
     for s in &specs {
-        for d in s.diagnostics.iter().filter(|d| d.code == "undefined-condition") {
+        for d in s
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "undefined-condition")
+        {
             found += 1;
             assert_eq!(d.severity, Severity::Warning);
             assert!(d.location.line > 1);
@@ -122,7 +160,10 @@ fn the_undefined_condition_quirk_is_reported_not_fatal() {
     }
     // RDNA 3 and RDNA 4 SOP1 instructions name `Nothas_lit_0_Nothas_lit_1`, which ENC_SOP1
     // does not define.
-    assert!(found >= 2, "expected the SOP1 condition quirk, found {found}");
+    assert!(
+        found >= 2,
+        "expected the SOP1 condition quirk, found {found}"
+    );
 }
 
 #[test]
@@ -136,11 +177,21 @@ fn multi_range_fields_and_padding_read_as_documented() {
                 multi += 1;
                 // Ranges are ordered least significant first; the value concatenates them.
                 let all_ones = f.mask();
-                assert_eq!(f.extract(all_ones), (1u128 << f.width()) - 1, "{} {}", ot.name, f.name);
+                assert_eq!(
+                    f.extract(all_ones),
+                    (1u128 << f.width()) - 1,
+                    "{} {}",
+                    ot.name,
+                    f.name
+                );
             }
         }
         for e in &s.encodings {
-            for f in e.fields.iter().filter(|f| f.ranges.iter().any(|r| r.padding.is_some())) {
+            for f in e
+                .fields
+                .iter()
+                .filter(|f| f.ranges.iter().any(|r| r.padding.is_some()))
+            {
                 padded += 1;
                 // A padded field's value has implied zero low bits.
                 assert_eq!(f.extract(f.mask()) & 1, 0);

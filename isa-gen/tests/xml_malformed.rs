@@ -125,7 +125,10 @@ fn the_mini_spec_loads_clean_and_resolved() {
     assert_eq!(ie.opcode, Some(29));
     let enc = &spec.encodings[ie.encoding.unwrap()];
     assert_eq!(enc.identifier_by_opcode.get(&29), Some(&0xbe801d00));
-    assert_eq!(ie.operands[0].field.map(|f| enc.fields[f].name.as_str()), Some("SDST"));
+    assert_eq!(
+        ie.operands[0].field.map(|f| enc.fields[f].name.as_str()),
+        Some("SDST")
+    );
 }
 
 #[test]
@@ -133,7 +136,10 @@ fn truncated_file_is_located_at_the_end_and_keeps_what_was_read() {
     let cut = MINI.find("<DataFormats>").unwrap();
     let spec = load(&MINI[..cut]);
     assert!(spec.read_stopped_early);
-    let trunc: Vec<_> = codes(&spec).into_iter().filter(|c| c.0 == "truncated").collect();
+    let trunc: Vec<_> = codes(&spec)
+        .into_iter()
+        .filter(|c| c.0 == "truncated")
+        .collect();
     assert_eq!(trunc.len(), 1, "{:?}", spec.diagnostics);
     let last_line = MINI[..cut].matches('\n').count() as u32 + 1;
     assert_eq!(trunc[0].2, last_line);
@@ -157,7 +163,11 @@ fn bad_radix_and_bad_digits_are_errors_at_the_element() {
     let text = MINI.replace(r#"<Opcode Radix="10">29"#, r#"<Opcode Radix="7">29"#);
     let spec = load(&text);
     let (line, col) = line_col_of(&text, "<Opcode Radix=\"7\"");
-    assert!(codes(&spec).contains(&("bad-radix", Severity::Error, line, col)), "{:?}", spec.diagnostics);
+    assert!(
+        codes(&spec).contains(&("bad-radix", Severity::Error, line, col)),
+        "{:?}",
+        spec.diagnostics
+    );
     // Without an opcode the instruction encoding is incomplete, not silently kept.
     assert!(!spec.instructions[0].is_complete());
 
@@ -166,7 +176,11 @@ fn bad_radix_and_bad_digits_are_errors_at_the_element() {
         "<EncodingIdentifierMask Radix=\"2\">1111111110000000111111110000000x",
     );
     let spec = load(&text);
-    assert!(codes(&spec).iter().any(|c| c.0 == "bad-number"), "{:?}", spec.diagnostics);
+    assert!(
+        codes(&spec).iter().any(|c| c.0 == "bad-number"),
+        "{:?}",
+        spec.diagnostics
+    );
 }
 
 #[test]
@@ -174,7 +188,11 @@ fn missing_required_element_drops_only_that_item() {
     let text = MINI.replace("<InstructionName>S_WQM_B64</InstructionName>", "");
     let spec = load(&text);
     let (line, col) = line_col_of(&text, "<Instruction>");
-    assert!(codes(&spec).contains(&("missing-element", Severity::Error, line, col)), "{:?}", spec.diagnostics);
+    assert!(
+        codes(&spec).contains(&("missing-element", Severity::Error, line, col)),
+        "{:?}",
+        spec.diagnostics
+    );
     assert_eq!(spec.instructions.len(), 0);
     assert_eq!(spec.encodings.len(), 1);
 }
@@ -182,8 +200,14 @@ fn missing_required_element_drops_only_that_item() {
 #[test]
 fn dangling_references_mark_the_instruction_incomplete() {
     let text = MINI
-        .replace("<EncodingName>ENC_SOP1</EncodingName>\n                        <EncodingCondition>", "<EncodingName>ENC_NOPE</EncodingName>\n                        <EncodingCondition>")
-        .replace("<OperandType>OPR_SREG</OperandType>", "<OperandType>OPR_NOPE</OperandType>");
+        .replace(
+            "<EncodingName>ENC_SOP1</EncodingName>\n                        <EncodingCondition>",
+            "<EncodingName>ENC_NOPE</EncodingName>\n                        <EncodingCondition>",
+        )
+        .replace(
+            "<OperandType>OPR_SREG</OperandType>",
+            "<OperandType>OPR_NOPE</OperandType>",
+        );
     let spec = load(&text);
     let c = codes(&spec);
     assert!(c.iter().any(|c| c.0 == "dangling-encoding"), "{c:?}");
@@ -202,7 +226,10 @@ fn duplicate_instruction_keeps_the_first() {
     let spec = load(&text);
     assert_eq!(spec.instructions.len(), 1);
     assert_eq!(spec.instructions[0].encodings[0].opcode, Some(29));
-    let dup: Vec<_> = codes(&spec).into_iter().filter(|c| c.0 == "duplicate").collect();
+    let dup: Vec<_> = codes(&spec)
+        .into_iter()
+        .filter(|c| c.0 == "duplicate")
+        .collect();
     assert_eq!(dup.len(), 1);
     // Located at the second <Instruction> start tag.
     let second = text.match_indices("<Instruction>").nth(1).unwrap().0;
@@ -218,21 +245,36 @@ fn invalid_utf8_is_located_and_the_prefix_is_read() {
     let spec = load_bytes(Path::new("mini.xml"), &bytes);
     let c = codes(&spec);
     let line = MINI[..at].matches('\n').count() as u32 + 1;
-    assert!(c.iter().any(|c| c.0 == "invalid-utf8" && c.2 == line), "{c:?}");
+    assert!(
+        c.iter().any(|c| c.0 == "invalid-utf8" && c.2 == line),
+        "{c:?}"
+    );
     assert_eq!(spec.instructions.len(), 1);
 }
 
 #[test]
 fn unknown_elements_and_attributes_are_warnings_with_location() {
     let text = MINI
-        .replace("<BitCount>32</BitCount>", "<BitCount>32</BitCount>\n                <FutureThing>x</FutureThing>")
-        .replace("<Encoding Order=\"1\">", "<Encoding Order=\"1\" Shiny=\"yes\">");
+        .replace(
+            "<BitCount>32</BitCount>",
+            "<BitCount>32</BitCount>\n                <FutureThing>x</FutureThing>",
+        )
+        .replace(
+            "<Encoding Order=\"1\">",
+            "<Encoding Order=\"1\" Shiny=\"yes\">",
+        );
     let spec = load(&text);
     let (l1, c1) = line_col_of(&text, "<FutureThing>");
     let (l2, c2) = line_col_of(&text, "<Encoding Order");
     let c = codes(&spec);
-    assert!(c.contains(&("unknown-element", Severity::Warning, l1, c1)), "{c:?}");
-    assert!(c.contains(&("unknown-attribute", Severity::Warning, l2, c2)), "{c:?}");
+    assert!(
+        c.contains(&("unknown-element", Severity::Warning, l1, c1)),
+        "{c:?}"
+    );
+    assert!(
+        c.contains(&("unknown-attribute", Severity::Warning, l2, c2)),
+        "{c:?}"
+    );
     // Nothing else was lost.
     assert!(spec.instructions[0].is_complete());
 }
@@ -252,27 +294,42 @@ fn identifier_bits_outside_the_mask_and_overlapping_fields_are_reported() {
             "<EncodingIdentifier Radix=\"2\">10111110100000000001110100000000",
             "<EncodingIdentifier Radix=\"2\">10111110100000000001110100000001",
         )
-        .replace("<BitCount>7</BitCount><BitOffset>16</BitOffset>", "<BitCount>8</BitCount><BitOffset>16</BitOffset>");
+        .replace(
+            "<BitCount>7</BitCount><BitOffset>16</BitOffset>",
+            "<BitCount>8</BitCount><BitOffset>16</BitOffset>",
+        );
     let spec = load(&text);
     let c = codes(&spec);
     assert!(c.iter().any(|c| c.0 == "identifier-outside-mask"), "{c:?}");
-    assert!(c.iter().any(|c| c.0 == "overlapping-fields" && c.1 == Severity::Error), "{c:?}");
+    assert!(
+        c.iter()
+            .any(|c| c.0 == "overlapping-fields" && c.1 == Severity::Error),
+        "{c:?}"
+    );
 }
 
 #[test]
 fn malformed_xml_is_located() {
-    let text = MINI.replace("</BitCount>\n                <EncodingIdentifierMask", "</BitCnt>\n                <EncodingIdentifierMask");
+    let text = MINI.replace(
+        "</BitCount>\n                <EncodingIdentifierMask",
+        "</BitCnt>\n                <EncodingIdentifierMask",
+    );
     let spec = load(&text);
     let c = codes(&spec);
     assert!(c.iter().any(|c| c.0 == "malformed-xml"), "{c:?}");
     let (line, _) = line_col_of(&text, "</BitCnt>");
-    assert!(c.iter().any(|c| c.0 == "malformed-xml" && c.2 == line), "{c:?}");
+    assert!(
+        c.iter().any(|c| c.0 == "malformed-xml" && c.2 == line),
+        "{c:?}"
+    );
 }
 
 /// Every diagnostic points inside the text it came from.
 fn locations_in_range(spec: &Spec, text: &[u8]) -> bool {
     let lines = text.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-    spec.diagnostics.iter().all(|d| d.location.line >= 1 && d.location.line <= lines && d.location.column >= 1)
+    spec.diagnostics
+        .iter()
+        .all(|d| d.location.line >= 1 && d.location.line <= lines && d.location.column >= 1)
 }
 
 proptest! {

@@ -66,7 +66,9 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(WORDS as u64));
     for spec in specs().into_iter().take(3) {
-        group.bench_function(format!("decode/{}", spec.generation), |b| b.iter(|| decode_all(spec, &corpus)));
+        group.bench_function(format!("decode/{}", spec.generation), |b| {
+            b.iter(|| decode_all(spec, &corpus))
+        });
         let mut text = String::with_capacity(WORDS * 40);
         group.bench_function(format!("disassemble/{}", spec.generation), |b| {
             b.iter(|| disassemble_all(spec, &corpus, &mut text))
@@ -86,7 +88,11 @@ fn bench(c: &mut Criterion) {
         let disasm_rate = 5.0 * WORDS as f64 / t.elapsed().as_secs_f64();
         let gen = Generation::from_name(spec.generation).unwrap();
         let llvm_rate = llvm.as_ref().and_then(|l| {
-            let words: Vec<u32> = corpus.chunks(4).take(20_000).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+            let words: Vec<u32> = corpus
+                .chunks(4)
+                .take(20_000)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
             l.measure_disasm_throughput(gen, &words).ok()
         });
         eprintln!(

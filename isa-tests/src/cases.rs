@@ -47,7 +47,9 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         // M0 is a single 32-bit register: no 64-bit operand starts at it.
         .filter(|(_, n)| count == 1 || *n != "M0")
         // Named registers are single registers or pairs: wider tuples start at none but NULL.
-        .filter(|(_, n)| count <= 2 || *n == "NULL" || !n.chars().next().is_some_and(|c| c.is_ascii_alphabetic()))
+        .filter(|(_, n)| {
+            count <= 2 || *n == "NULL" || !n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        })
         .map(|v| v.0)
         .collect();
     let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
@@ -96,17 +98,26 @@ pub struct CaseStats {
 }
 
 /// Up to `per_form` valid instances of every form of `spec`.
-pub fn generate(spec: &'static IsaSpec, per_form: usize, seed: u64) -> (Vec<Instruction>, CaseStats) {
+pub fn generate(
+    spec: &'static IsaSpec,
+    per_form: usize,
+    seed: u64,
+) -> (Vec<Instruction>, CaseStats) {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
-    let mut stats = CaseStats { forms: spec.forms.len(), ..Default::default() };
+    let mut stats = CaseStats {
+        forms: spec.forms.len(),
+        ..Default::default()
+    };
     for form in 0..spec.forms.len() as u16 {
         let mut made = 0;
         for attempt in 0..per_form * 8 {
             if made == per_form {
                 break;
             }
-            let Some(ins) = random_instance(spec, form, &mut rng, attempt == 0) else { continue };
+            let Some(ins) = random_instance(spec, form, &mut rng, attempt == 0) else {
+                continue;
+            };
             let bytes = ins.encode();
             match decode(spec, &bytes) {
                 Ok((d, _)) if d == ins => {
@@ -151,7 +162,9 @@ fn operand_fields_by_name() -> &'static std::collections::HashSet<(&'static str,
             for f in s.forms {
                 let enc = &s.encodings[f.encoding as usize];
                 for o in f.operands.iter() {
-                    let register = o.operand_type.is_some_and(|t| !s.operand_types[t as usize].runs.is_empty());
+                    let register = o
+                        .operand_type
+                        .is_some_and(|t| !s.operand_types[t as usize].runs.is_empty());
                     if let (Some(field), true) = (o.field, register) {
                         set.insert((enc.name, enc.fields[field as usize].name));
                     }
@@ -176,7 +189,10 @@ fn required_memory_field(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option
 /// 8-bit VDST fields, whose `v0` is value 0. In a 9-bit source field, value 0-255 selects scalar
 /// registers and constants and VGPRs are 256 + n, so a VGPR picked from that type is moved up.
 fn vgpr_in_source_field(ty: &OperandTypeInfo, width: u32, value: u64) -> u64 {
-    let vgpr_from_zero = ty.runs.iter().any(|r| r.prefix == "v" && r.first_value == 0);
+    let vgpr_from_zero = ty
+        .runs
+        .iter()
+        .any(|r| r.prefix == "v" && r.first_value == 0);
     if width == 9 && vgpr_from_zero && value < 256 {
         value + 256
     } else {
@@ -188,7 +204,11 @@ fn vgpr_in_source_field(ty: &OperandTypeInfo, width: u32, value: u64) -> u64 {
 fn is_float_format(format: &str) -> bool {
     let name = format.strip_prefix("FMT_NUM_").unwrap_or(format);
     name.split('_').any(|t| {
-        let t = t.strip_prefix("BF").or_else(|| t.strip_prefix("FP")).or_else(|| t.strip_prefix('F')).unwrap_or("x");
+        let t = t
+            .strip_prefix("BF")
+            .or_else(|| t.strip_prefix("FP"))
+            .or_else(|| t.strip_prefix('F'))
+            .unwrap_or("x");
         t.starts_with(|c: char| c.is_ascii_digit())
     })
 }
@@ -205,12 +225,28 @@ fn is_float_format(format: &str) -> bool {
 ///
 /// Sources are the form's explicit inputs in spec order (source `n` is the n-th).
 fn vector_modifier_value(form: &FormInfo, field: &str, random: u64) -> u64 {
-    let sources: Vec<&OperandInfo> =
-        form.operands.iter().filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output).collect();
-    let float_source = |n: usize| sources.get(n).is_some_and(|o| is_float_format(o.data_format));
-    let int_source = |n: usize| sources.get(n).is_some_and(|o| !is_float_format(o.data_format));
-    let float_dest = form.operands.iter().find(|o| o.output && !o.implicit).is_some_and(|o| is_float_format(o.data_format));
-    let per_source = |keep: &dyn Fn(usize) -> bool| (0..3).filter(|&n| keep(n)).fold(0u64, |m, n| m | 1 << n);
+    let sources: Vec<&OperandInfo> = form
+        .operands
+        .iter()
+        .filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output)
+        .collect();
+    let float_source = |n: usize| {
+        sources
+            .get(n)
+            .is_some_and(|o| is_float_format(o.data_format))
+    };
+    let int_source = |n: usize| {
+        sources
+            .get(n)
+            .is_some_and(|o| !is_float_format(o.data_format))
+    };
+    let float_dest = form
+        .operands
+        .iter()
+        .find(|o| o.output && !o.implicit)
+        .is_some_and(|o| is_float_format(o.data_format));
+    let per_source =
+        |keep: &dyn Fn(usize) -> bool| (0..3).filter(|&n| keep(n)).fold(0u64, |m, n| m | 1 << n);
     let source_index = |f: &str| f.as_bytes().get(3).map(|c| (c.wrapping_sub(b'0')) as usize);
     match field {
         "NEG" | "ABS" | "NEG_HI" => random & per_source(&float_source),
@@ -240,7 +276,12 @@ fn vector_modifier_value(form: &FormInfo, field: &str, random: u64) -> u64 {
 /// One random instance of a form. Fields that hold operands in other forms of the encoding but
 /// not in this one stay zero (hardware and LLVM treat them as must-be-zero); modifier fields
 /// (never operands) stay zero on the first attempt and are random half of the time after.
-pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: bool) -> Option<Instruction> {
+pub fn random_instance(
+    spec: &'static IsaSpec,
+    form: u16,
+    rng: &mut Rng,
+    plain: bool,
+) -> Option<Instruction> {
     let mut ins = Instruction::new(spec, form);
     let f = &spec.forms[form as usize];
     let enc = &spec.encodings[f.encoding as usize];
@@ -250,20 +291,32 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
             continue;
         }
         let operand = f.operands.iter().find(|o| o.field == Some(k as u8));
-        let hint = f.hints.iter().find(|h| h.0 as usize == k).map(|h| h.1 as u64);
+        let hint = f
+            .hints
+            .iter()
+            .find(|h| h.0 as usize == k)
+            .map(|h| h.1 as u64);
         let required = required_memory_field(spec, f, field.name);
         let value = match operand {
             _ if hint.is_some() => hint.unwrap_or_default(),
             None if required.is_some() => required.unwrap_or_default(),
-            _ if field.name.starts_with("LITERAL") => rng.next_u64() & ((1u64 << field.width().min(63)) - 1),
+            _ if field.name.starts_with("LITERAL") => {
+                rng.next_u64() & ((1u64 << field.width().min(63)) - 1)
+            }
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
-                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
-                    vgpr_in_source_field(ty, field.width(), random_value(rng, ty, o.size, has_literal)?)
-                }
+                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => vgpr_in_source_field(
+                    ty,
+                    field.width(),
+                    random_value(rng, ty, o.size, has_literal)?,
+                ),
                 // An immediate type's own layout (OPR_SIMM5's 5-bit VALUE) bounds the value
                 // even in a wider encoding field.
                 ty => {
-                    let bits = ty.and_then(type_width).unwrap_or(64).min(field.width()).min(63);
+                    let bits = ty
+                        .and_then(type_width)
+                        .unwrap_or(64)
+                        .min(field.width())
+                        .min(63);
                     rng.next_u64() & ((1u64 << bits) - 1)
                 }
             },
@@ -285,10 +338,11 @@ pub fn random_instance(spec: &'static IsaSpec, form: u16, rng: &mut Rng, plain: 
 /// (GFX12): its top bit stays clear.
 fn smem_buffer_offset(spec: &IsaSpec, form: &FormInfo, field: &FieldInfo, value: u64) -> u64 {
     let enc = &spec.encodings[form.encoding as usize];
-    let buffer = form
-        .operands
-        .iter()
-        .any(|o| o.size >= 128 && o.field.is_some_and(|k| enc.fields[k as usize].name == "SBASE"));
+    let buffer = form.operands.iter().any(|o| {
+        o.size >= 128
+            && o.field
+                .is_some_and(|k| enc.fields[k as usize].name == "SBASE")
+    });
     if field.name == "IOFFSET" && buffer {
         value & !(1u64 << (field.width() - 1))
     } else {

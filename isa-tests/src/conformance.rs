@@ -20,7 +20,14 @@ pub struct Mismatch {
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hex: Vec<String> = self.bytes.iter().map(|b| format!("0x{b:02x}")).collect();
-        write!(f, "{}: [{}]\n    ours: {}\n    llvm: {}", self.form, hex.join(","), self.ours, self.llvm)
+        write!(
+            f,
+            "{}: [{}]\n    ours: {}\n    llvm: {}",
+            self.form,
+            hex.join(","),
+            self.ours,
+            self.llvm
+        )
     }
 }
 
@@ -63,14 +70,18 @@ pub fn form_name(spec: &IsaSpec, form: u16) -> String {
     let f = &spec.forms[form as usize];
     format!(
         "{} in {}",
-        spec.instructions[f.instruction as usize].name,
-        spec.encodings[f.encoding as usize].name
+        spec.instructions[f.instruction as usize].name, spec.encodings[f.encoding as usize].name
     )
 }
 
 /// Disassembles `per_form` random instances of every form with the project's disassembler and
 /// with llvm-mc, and compares the texts and lengths.
-pub fn disassembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed: u64) -> Result<Report, OracleError> {
+pub fn disassembly(
+    spec: &'static IsaSpec,
+    llvm: &LlvmMc,
+    per_form: usize,
+    seed: u64,
+) -> Result<Report, OracleError> {
     let gen = Generation::from_name(spec.generation).expect("known generation");
     let (instances, stats) = cases::generate(spec, per_form, seed);
     let bytes: Vec<Vec<u8>> = instances.iter().map(|i| i.encode()).collect();
@@ -100,7 +111,12 @@ pub fn disassembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed:
         if ok {
             report.agree += 1;
         } else {
-            report.mismatches.push(Mismatch { form: form_name(spec, ins.form), bytes: b.clone(), ours, llvm: llvm_text });
+            report.mismatches.push(Mismatch {
+                form: form_name(spec, ins.form),
+                bytes: b.clone(),
+                ours,
+                llvm: llvm_text,
+            });
         }
     }
     report.instructions_covered = covered.len();
@@ -109,7 +125,12 @@ pub fn disassembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed:
 
 /// Assembles LLVM's text of `per_form` random instances of every form with the project's
 /// assembler and with llvm-mc, and compares the bytes.
-pub fn assembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed: u64) -> Result<Report, OracleError> {
+pub fn assembly(
+    spec: &'static IsaSpec,
+    llvm: &LlvmMc,
+    per_form: usize,
+    seed: u64,
+) -> Result<Report, OracleError> {
     let gen = Generation::from_name(spec.generation).expect("known generation");
     let (instances, stats) = cases::generate(spec, per_form, seed);
     let bytes: Vec<Vec<u8>> = instances.iter().map(|i| i.encode()).collect();
@@ -162,5 +183,8 @@ pub fn assembly(spec: &'static IsaSpec, llvm: &LlvmMc, per_form: usize, seed: u6
 }
 
 fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -22,7 +22,12 @@ fn known() -> BTreeSet<String> {
         .collect()
 }
 
-type Run = fn(&'static isa_runtime::IsaSpec, &LlvmMc, usize, u64) -> Result<Report, isa_tests::llvm_mc::OracleError>;
+type Run = fn(
+    &'static isa_runtime::IsaSpec,
+    &LlvmMc,
+    usize,
+    u64,
+) -> Result<Report, isa_tests::llvm_mc::OracleError>;
 
 fn run(set: &str, mode: &str, specs: Vec<&'static isa_runtime::IsaSpec>, f: Run) {
     let llvm = match LlvmMc::find() {
@@ -37,19 +42,27 @@ fn run(set: &str, mode: &str, specs: Vec<&'static isa_runtime::IsaSpec>, f: Run)
     let mut fixed = BTreeSet::new();
     let (mut cases, mut mismatches) = (0, 0);
     for spec in specs {
-        let r = f(spec, &llvm, PER_FORM, SEED).unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
+        let r =
+            f(spec, &llvm, PER_FORM, SEED).unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
         eprintln!("{set} {mode}: {r}");
         assert!(r.cases > 0, "{}: no cases", r.generation);
         cases += r.cases;
         mismatches += r.mismatches.len();
-        let failing: BTreeSet<String> = r.mismatches.iter().map(|m| format!("{set}-{} {mode} {}", r.generation, m.form)).collect();
+        let failing: BTreeSet<String> = r
+            .mismatches
+            .iter()
+            .map(|m| format!("{set}-{} {mode} {}", r.generation, m.form))
+            .collect();
         for m in &r.mismatches {
             let key = format!("{set}-{} {mode} {}", r.generation, m.form);
             if !known.contains(&key) {
                 unexpected.push(format!("{key}\n  {m}"));
             }
         }
-        for k in known.iter().filter(|k| k.starts_with(&format!("{set}-{} {mode} ", r.generation))) {
+        for k in known
+            .iter()
+            .filter(|k| k.starts_with(&format!("{set}-{} {mode} ", r.generation)))
+        {
             if !failing.contains(k) {
                 fixed.insert(k.clone());
             }
@@ -61,18 +74,36 @@ fn run(set: &str, mode: &str, specs: Vec<&'static isa_runtime::IsaSpec>, f: Run)
     }
     if !unexpected.is_empty() {
         let shown: Vec<&String> = unexpected.iter().take(30).collect();
-        panic!("{} mismatches not in known-mismatches.txt:\n{}", unexpected.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+        panic!(
+            "{} mismatches not in known-mismatches.txt:\n{}",
+            unexpected.len(),
+            shown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
 }
 
 #[test]
 fn fixture_specs_disassemble_like_llvm() {
-    run("fixture", "disasm", isa_runtime::fixtures::specs(), conformance::disassembly);
+    run(
+        "fixture",
+        "disasm",
+        isa_runtime::fixtures::specs(),
+        conformance::disassembly,
+    );
 }
 
 #[test]
 fn fixture_specs_assemble_like_llvm() {
-    run("fixture", "asm", isa_runtime::fixtures::specs(), conformance::assembly);
+    run(
+        "fixture",
+        "asm",
+        isa_runtime::fixtures::specs(),
+        conformance::assembly,
+    );
 }
 
 #[test]
@@ -81,7 +112,12 @@ fn amd_specs_disassemble_like_llvm() {
         eprintln!("skipped: no AMD XML present; the fixture tests cover the generator");
         return;
     }
-    run("amd", "disasm", isa_runtime::specs(), conformance::disassembly);
+    run(
+        "amd",
+        "disasm",
+        isa_runtime::specs(),
+        conformance::disassembly,
+    );
 }
 
 #[test]

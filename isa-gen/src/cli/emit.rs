@@ -44,7 +44,10 @@ pub fn run(args: EmitArgs) -> ExitCode {
     let mut failed = false;
     for spec in &specs {
         let Some(g) = spec.generation else {
-            eprintln!("isa-gen: {}: unknown generation, skipped", spec.path.display());
+            eprintln!(
+                "isa-gen: {}: unknown generation, skipped",
+                spec.path.display()
+            );
             continue;
         };
         match crate::emit::generate(spec) {

@@ -21,7 +21,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
-#[command(name = "isa-gen", version, about = "Reads AMD's GPU ISA specification and generates Rust from it")]
+#[command(
+    name = "isa-gen",
+    version,
+    about = "Reads AMD's GPU ISA specification and generates Rust from it"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

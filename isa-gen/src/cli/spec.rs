@@ -20,7 +20,10 @@ pub struct SpecSource {
 impl SpecSource {
     pub fn resolve(&self) -> SpecDir {
         match &self.spec_dir {
-            Some(p) => SpecDir { path: p.clone(), source: Source::Explicit },
+            Some(p) => SpecDir {
+                path: p.clone(),
+                source: Source::Explicit,
+            },
             None => specdir::xml_dir(),
         }
     }
@@ -70,7 +73,10 @@ fn load(dir: &SpecDir) -> Result<Vec<Spec>, ExitCode> {
 
 fn pick(specs: Vec<Spec>, arch: Option<Generation>) -> Vec<Spec> {
     match arch {
-        Some(g) => specs.into_iter().filter(|s| s.generation == Some(g)).collect(),
+        Some(g) => specs
+            .into_iter()
+            .filter(|s| s.generation == Some(g))
+            .collect(),
         None => specs,
     }
 }
@@ -82,7 +88,11 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         Err(code) => return code,
     };
     if specs.is_empty() {
-        eprintln!("isa-gen: no spec{} in {}", args.arch.map(|g| format!(" for {g}")).unwrap_or_default(), dir.path.display());
+        eprintln!(
+            "isa-gen: no spec{} in {}",
+            args.arch.map(|g| format!(" for {g}")).unwrap_or_default(),
+            dir.path.display()
+        );
         return ExitCode::from(2);
     }
     let summary = Summary {
@@ -92,13 +102,30 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         overrides: crate::overrides::OVERRIDES,
     };
     if args.json {
-        crate::outln!("{}", serde_json::to_string_pretty(&summary).expect("summary serializes"));
+        crate::outln!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("summary serializes")
+        );
         return ExitCode::SUCCESS;
     }
-    crate::outln!("spec directory: {} ({:?})", summary.spec_dir, summary.spec_source);
+    crate::outln!(
+        "spec directory: {} ({:?})",
+        summary.spec_dir,
+        summary.spec_source
+    );
     crate::outln!(
         "{:<8} {:<10} {:<6} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6} {:>6} {:>6}",
-        "gen", "release", "schema", "enc", "instr", "complete", "instr-enc", "optype", "dfmt", "errors", "warns"
+        "gen",
+        "release",
+        "schema",
+        "enc",
+        "instr",
+        "complete",
+        "instr-enc",
+        "optype",
+        "dfmt",
+        "errors",
+        "warns"
     );
     for s in &summary.specs {
         crate::outln!(
@@ -119,11 +146,19 @@ pub fn tables(args: TablesArgs) -> ExitCode {
     crate::outln!("\noverride layer (facts the XML lacks, applied before code generation):");
     for o in summary.overrides {
         let gens: Vec<&str> = o.generations.iter().map(|g| g.name()).collect();
-        crate::outln!("  [{}] {:?}\n      reason: {}", gens.join(","), o.kind, o.reason);
+        crate::outln!(
+            "  [{}] {:?}\n      reason: {}",
+            gens.join(","),
+            o.kind,
+            o.reason
+        );
     }
     for s in &summary.specs {
         for a in &s.overrides_applied {
-            crate::outln!("  applied to {}: {a}", s.generation.as_deref().unwrap_or("?"));
+            crate::outln!(
+                "  applied to {}: {a}",
+                s.generation.as_deref().unwrap_or("?")
+            );
         }
     }
     ExitCode::SUCCESS
@@ -140,7 +175,10 @@ pub fn check(args: CheckArgs) -> ExitCode {
             }
         }
     } else {
-        match load(&SpecDir { path: path.clone(), source: Source::Explicit }) {
+        match load(&SpecDir {
+            path: path.clone(),
+            source: Source::Explicit,
+        }) {
             Ok(s) => s,
             Err(code) => return code,
         }
@@ -148,7 +186,10 @@ pub fn check(args: CheckArgs) -> ExitCode {
     let mut errors = 0;
     if args.json {
         let all: Vec<_> = specs.iter().flat_map(|s| s.diagnostics.iter()).collect();
-        crate::outln!("{}", serde_json::to_string_pretty(&all).expect("diagnostics serialize"));
+        crate::outln!(
+            "{}",
+            serde_json::to_string_pretty(&all).expect("diagnostics serialize")
+        );
         errors = specs.iter().map(|s| s.errors().count()).sum();
     } else {
         for s in &specs {
@@ -164,7 +205,11 @@ pub fn check(args: CheckArgs) -> ExitCode {
                 s.label(),
                 e,
                 s.warnings().count(),
-                if s.read_stopped_early { " (reading stopped early)" } else { "" }
+                if s.read_stopped_early {
+                    " (reading stopped early)"
+                } else {
+                    ""
+                }
             );
         }
     }
@@ -182,7 +227,11 @@ pub fn show(args: ShowArgs) -> ExitCode {
         Err(code) => return code,
     };
     let Some(spec) = specs.first() else {
-        eprintln!("isa-gen: no spec for {} in {}", args.arch, dir.path.display());
+        eprintln!(
+            "isa-gen: no spec for {} in {}",
+            args.arch,
+            dir.path.display()
+        );
         return ExitCode::from(2);
     };
     let name = args.name.to_ascii_uppercase();
@@ -229,7 +278,11 @@ fn field_bits(f: &model::Field) -> String {
     let mut s = format!("[{}]", parts.join(","));
     for r in &f.ranges {
         if let Some(p) = &r.padding {
-            let _ = write!(s, " (+{} implied low bit(s) = {})", p.bit_count, p.value.value);
+            let _ = write!(
+                s,
+                " (+{} implied low bit(s) = {})",
+                p.bit_count, p.value.value
+            );
         }
     }
     s
@@ -242,7 +295,11 @@ fn draw_bits(enc: &model::Encoding, opcode: Option<u32>) -> String {
     let mut mask = enc.mask;
     if let (Some(op), Some(fi)) = (opcode, enc.op_field) {
         let f = &enc.fields[fi];
-        id = enc.identifier_by_opcode.get(&op).copied().unwrap_or_else(|| f.insert(id, op as u128));
+        id = enc
+            .identifier_by_opcode
+            .get(&op)
+            .copied()
+            .unwrap_or_else(|| f.insert(id, op as u128));
         mask |= f.mask();
     }
     let mut out = String::new();
@@ -251,7 +308,11 @@ fn draw_bits(enc: &model::Encoding, opcode: Option<u32>) -> String {
         for bit in (0..32).rev() {
             let b = word * 32 + bit;
             let c = if (mask >> b) & 1 == 1 {
-                if (id >> b) & 1 == 1 { '1' } else { '0' }
+                if (id >> b) & 1 == 1 {
+                    '1'
+                } else {
+                    '0'
+                }
             } else {
                 '.'
             };
@@ -275,7 +336,11 @@ fn describe_fields(enc: &model::Encoding, out: &mut String) {
             f.name,
             field_bits(f),
             f.width(),
-            if f.is_conditional { ", conditional" } else { "" }
+            if f.is_conditional {
+                ", conditional"
+            } else {
+                ""
+            }
         );
     }
 }
@@ -287,7 +352,11 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
         let _ = writeln!(out, "  aliases: {}", ins.aliases.join(", "));
     }
     if let Some(g) = &ins.functional_group {
-        let _ = writeln!(out, "  group: {g} [{}]", ins.functional_subgroups.join(", "));
+        let _ = writeln!(
+            out,
+            "  group: {g} [{}]",
+            ins.functional_subgroups.join(", ")
+        );
     }
     let f = &ins.flags;
     let flags: Vec<&str> = [
@@ -305,7 +374,10 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
         let _ = writeln!(out, "  flags: {}", flags.join(", "));
     }
     if !ins.is_complete() {
-        let _ = writeln!(out, "  INCOMPLETE: later stages skip the encodings marked below");
+        let _ = writeln!(
+            out,
+            "  INCOMPLETE: later stages skip the encodings marked below"
+        );
     }
     for ie in &ins.encodings {
         let enc = ie.encoding.map(|i| &spec.encodings[i]);
@@ -314,9 +386,12 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
             "\n  {} — condition {}, opcode {}, {} bytes",
             ie.encoding_name,
             match &ie.condition {
-                model::ConditionRef::Unconditional => ie.condition_name.clone().unwrap_or_else(|| "none".into()),
-                model::ConditionRef::Defined { .. } => ie.condition_name.clone().unwrap_or_default(),
-                model::ConditionRef::Undefined { name } => format!("{name} (not defined by the encoding; default)"),
+                model::ConditionRef::Unconditional =>
+                    ie.condition_name.clone().unwrap_or_else(|| "none".into()),
+                model::ConditionRef::Defined { .. } =>
+                    ie.condition_name.clone().unwrap_or_default(),
+                model::ConditionRef::Undefined { name } =>
+                    format!("{name} (not defined by the encoding; default)"),
             },
             ie.opcode.map_or("?".to_string(), |o| o.to_string()),
             enc.map_or("?".to_string(), |e| e.byte_len().to_string())
@@ -378,7 +453,9 @@ pub fn describe_encoding(enc: &model::Encoding) -> String {
             "    condition {}{}: {}",
             c.name,
             c.id.map(|i| format!(" (id {i})")).unwrap_or_default(),
-            c.expr.as_ref().map_or("always".to_string(), crate::model::condition_text)
+            c.expr
+                .as_ref()
+                .map_or("always".to_string(), crate::model::condition_text)
         );
     }
     out
@@ -390,7 +467,11 @@ pub fn describe_operand_type(ot: &model::OperandType) -> String {
         out,
         "{}{} — {} predefined values",
         ot.name,
-        if ot.is_partitioned { " (partitioned)" } else { "" },
+        if ot.is_partitioned {
+            " (partitioned)"
+        } else {
+            ""
+        },
         ot.predefined_values.len()
     );
     if !ot.subtypes.is_empty() {

@@ -60,7 +60,11 @@ fn boolean(x: &CondExpr, enc: &Encoding) -> Result<TokenStream, String> {
 
 fn literals(x: &CondExpr) -> Result<Vec<i64>, String> {
     match x {
-        CondExpr::Op { op: CondOp::ConsArray, args, .. } => args
+        CondExpr::Op {
+            op: CondOp::ConsArray,
+            args,
+            ..
+        } => args
             .iter()
             .map(|a| match a {
                 CondExpr::Lit { value, .. } => Ok(*value),
@@ -76,7 +80,10 @@ fn value(x: &CondExpr, enc: &Encoding) -> Result<Value, String> {
         CondExpr::Lit { value, .. } => Ok(Value::Int(quote! { #value })),
         CondExpr::Id { name, .. } => Err(format!("a bare name `{name}` is not a value")),
         CondExpr::Op { op, args, .. } => {
-            let arg = |i: usize| args.get(i).ok_or_else(|| format!("operator `{}` lacks operand {}", op.as_xml(), i + 1));
+            let arg = |i: usize| {
+                args.get(i)
+                    .ok_or_else(|| format!("operator `{}` lacks operand {}", op.as_xml(), i + 1))
+            };
             Ok(match op {
                 CondOp::FieldDeref => {
                     let CondExpr::Id { name, .. } = arg(1)? else {
@@ -114,7 +121,11 @@ fn value(x: &CondExpr, enc: &Encoding) -> Result<Value, String> {
                     let a = int(arg(0)?, enc)?;
                     let lits = literals(arg(1)?)?;
                     let t = quote! { matches!(#a, #(#lits)|*) };
-                    Value::Bool(if *op == CondOp::Within { t } else { quote! { (!#t) } })
+                    Value::Bool(if *op == CondOp::Within {
+                        t
+                    } else {
+                        quote! { (!#t) }
+                    })
                 }
                 CondOp::ConsArray => return Err("an array is not a value".into()),
                 CondOp::Other(o) => return Err(format!("unknown operator `{o}`")),
@@ -133,7 +144,11 @@ pub fn hints(expr: &CondExpr, enc: &Encoding) -> Vec<(usize, i64)> {
 
 fn field_of(x: &CondExpr, enc: &Encoding) -> Option<usize> {
     match x {
-        CondExpr::Op { op: CondOp::FieldDeref, args, .. } => match args.get(1) {
+        CondExpr::Op {
+            op: CondOp::FieldDeref,
+            args,
+            ..
+        } => match args.get(1) {
             Some(CondExpr::Id { name, .. }) => enc.field_index(name),
             _ => None,
         },
@@ -142,17 +157,27 @@ fn field_of(x: &CondExpr, enc: &Encoding) -> Option<usize> {
 }
 
 fn collect_hints(x: &CondExpr, enc: &Encoding, out: &mut Vec<(usize, i64)>) {
-    let CondExpr::Op { op, args, .. } = x else { return };
+    let CondExpr::Op { op, args, .. } = x else {
+        return;
+    };
     match op {
         CondOp::And => args.iter().for_each(|a| collect_hints(a, enc, out)),
         CondOp::Eq => {
-            if let (Some(f), Some(CondExpr::Lit { value, .. })) = (args.first().and_then(|a| field_of(a, enc)), args.get(1)) {
+            if let (Some(f), Some(CondExpr::Lit { value, .. })) =
+                (args.first().and_then(|a| field_of(a, enc)), args.get(1))
+            {
                 out.push((f, *value));
             }
         }
         CondOp::Within => {
-            if let (Some(f), Some(CondExpr::Op { op: CondOp::ConsArray, args: lits, .. })) =
-                (args.first().and_then(|a| field_of(a, enc)), args.get(1))
+            if let (
+                Some(f),
+                Some(CondExpr::Op {
+                    op: CondOp::ConsArray,
+                    args: lits,
+                    ..
+                }),
+            ) = (args.first().and_then(|a| field_of(a, enc)), args.get(1))
             {
                 if let Some(CondExpr::Lit { value, .. }) = lits.first() {
                     out.push((f, *value));

@@ -107,12 +107,20 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
     }
 }
 
-fn encoding_try(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident], e: usize) -> TokenStream {
+fn encoding_try(
+    spec: &Spec,
+    forms: &[Form],
+    names: &[proc_macro2::Ident],
+    e: usize,
+) -> TokenStream {
     let enc = &spec.encodings[e];
     let (m0, v0) = dword0_fixed(enc);
     let bytes = enc.byte_len() as usize;
     let op_field = &enc.fields[enc.op_field.expect("forms only in encodings with OP")];
-    let op_in_dword0 = op_field.ranges.iter().all(|r| r.bit_offset + r.bit_count <= 32);
+    let op_in_dword0 = op_field
+        .ranges
+        .iter()
+        .all(|r| r.bit_offset + r.bit_count <= 32);
     let op_value = condition::field_value(op_field);
     let e16 = e as u16;
 
@@ -128,7 +136,10 @@ fn encoding_try(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident], e: us
             let ie = &ins.encodings[f.instruction_encoding];
             let cname = &names[*k];
             let cond = match &ie.condition {
-                ConditionRef::Defined { index } => enc.conditions[*index].expr.as_ref().map(|x| condition::compile(x, enc)),
+                ConditionRef::Defined { index } => enc.conditions[*index]
+                    .expr
+                    .as_ref()
+                    .map(|x| condition::compile(x, enc)),
                 // A condition the encoding does not define: the encoding's own `default`, if any.
                 ConditionRef::Undefined { .. } | ConditionRef::Unconditional => enc
                     .conditions

@@ -7,7 +7,11 @@ use std::collections::HashSet;
 
 /// Builds the model from what the reader produced. `text` is the file's text (for locations).
 pub fn build(path: &Path, text: &str, outcome: ReadOutcome) -> Spec {
-    let ReadOutcome { file, diagnostics, fatal } = outcome;
+    let ReadOutcome {
+        file,
+        diagnostics,
+        fatal,
+    } = outcome;
     let mut rep = Reporter::new(path, text);
     rep.diagnostics = diagnostics;
     let isa = file.isa;
@@ -26,7 +30,10 @@ pub fn build(path: &Path, text: &str, outcome: ReadOutcome) -> Spec {
             ),
         );
     }
-    for (what, v) in [("ReleaseDate", &doc.release_date), ("SchemaVersion", &doc.schema_version)] {
+    for (what, v) in [
+        ("ReleaseDate", &doc.release_date),
+        ("SchemaVersion", &doc.schema_version),
+    ] {
         if v.is_none() && !fatal {
             rep.warning("missing-element", 0, format!("<Document> has no <{what}>"));
         }
@@ -43,14 +50,31 @@ pub fn build(path: &Path, text: &str, outcome: ReadOutcome) -> Spec {
 
     let mut index = Index::default();
     let encodings = build_encodings(&mut rep, isa.encodings, &mut index.encodings);
-    let data_formats = dedup(&mut rep, isa.data_formats, "data format", |d| (&d.name, d.pos), &mut index.data_formats);
+    let data_formats = dedup(
+        &mut rep,
+        isa.data_formats,
+        "data format",
+        |d| (&d.name, d.pos),
+        &mut index.data_formats,
+    );
     check_data_formats(&mut rep, &data_formats);
     let operand_types = build_operand_types(&mut rep, isa.operand_types, &mut index.operand_types);
     let mut instruction_index = HashMap::new();
-    let instructions = build_instructions(&mut rep, isa.instructions, &encodings, &index, &mut instruction_index);
+    let instructions = build_instructions(
+        &mut rep,
+        isa.instructions,
+        &encodings,
+        &index,
+        &mut instruction_index,
+    );
     index.instructions = instruction_index;
 
-    check_functional_groups(&mut rep, &instructions, &isa.functional_groups, &isa.functional_subgroups);
+    check_functional_groups(
+        &mut rep,
+        &instructions,
+        &isa.functional_groups,
+        &isa.functional_subgroups,
+    );
 
     Spec {
         path: path.to_path_buf(),
@@ -124,11 +148,19 @@ fn check_field(rep: &mut Reporter, f: &crate::xml::Field, owner: &str, bits: Opt
         }
     }
     if f.ranges.is_empty() {
-        rep.error("empty-field", f.pos, format!("field {} of {owner} has no bit range", f.name));
+        rep.error(
+            "empty-field",
+            f.pos,
+            format!("field {} of {owner} has no bit range", f.name),
+        );
     }
     for r in &f.ranges {
         if r.bit_count == 0 {
-            rep.error("empty-field", r.pos, format!("field {} of {owner} has a range of 0 bits", f.name));
+            rep.error(
+                "empty-field",
+                r.pos,
+                format!("field {} of {owner} has a range of 0 bits", f.name),
+            );
         }
         if let Some(total) = bits {
             if r.bit_offset + r.bit_count > total {
@@ -167,12 +199,20 @@ fn build_encodings(
                 b.clamp(8, 128) / 8 * 8
             }
             None => {
-                rep.error("missing-element", e.pos, format!("{owner} has no <BitCount>"));
+                rep.error(
+                    "missing-element",
+                    e.pos,
+                    format!("{owner} has no <BitCount>"),
+                );
                 32
             }
         };
         if e.order.is_none() {
-            rep.warning("missing-attribute", e.pos, format!("{owner} has no Order attribute"));
+            rep.warning(
+                "missing-attribute",
+                e.pos,
+                format!("{owner} has no Order attribute"),
+            );
         }
         for f in &e.fields {
             check_field(rep, f, &owner, Some(bit_count));
@@ -190,7 +230,10 @@ fn build_encodings(
                     rep.error(
                         "overlapping-fields",
                         fb.pos,
-                        format!("fields {} and {} of {owner} share bits and neither is conditional", fa.name, fb.name),
+                        format!(
+                            "fields {} and {} of {owner} share bits and neither is conditional",
+                            fa.name, fb.name
+                        ),
                     );
                 }
             }
@@ -198,7 +241,11 @@ fn build_encodings(
         let mut seen_names = HashSet::new();
         for f in &e.fields {
             if !seen_names.insert(f.name.as_str()) {
-                rep.error("duplicate", f.pos, format!("{owner} defines field {} twice", f.name));
+                rep.error(
+                    "duplicate",
+                    f.pos,
+                    format!("{owner} defines field {} twice", f.name),
+                );
             }
         }
         let mut cond_names = HashSet::new();
@@ -229,7 +276,11 @@ fn build_encodings(
                 m.value
             }
             None => {
-                rep.error("missing-element", e.pos, format!("{owner} has no <EncodingIdentifierMask>"));
+                rep.error(
+                    "missing-element",
+                    e.pos,
+                    format!("{owner} has no <EncodingIdentifierMask>"),
+                );
                 0
             }
         };
@@ -238,7 +289,11 @@ fn build_encodings(
         let fixed = e.identifiers.first().map(|f| f.value & mask);
         let op_mask = op_field.map_or(0, |i| fields[i].mask());
         if op_field.is_none() && !e.identifiers.is_empty() {
-            rep.warning("no-op-field", e.pos, format!("{owner} has identifiers but no OP field"));
+            rep.warning(
+                "no-op-field",
+                e.pos,
+                format!("{owner} has identifiers but no OP field"),
+            );
         }
         if op_mask & !mask != 0 && mask != 0 {
             rep.warning(
@@ -261,7 +316,10 @@ fn build_encodings(
                 rep.warning(
                     "identifier-outside-mask",
                     id.pos,
-                    format!("{owner}: identifier {:#x} sets bits outside the identifier mask {mask:#x}", id.value),
+                    format!(
+                        "{owner}: identifier {:#x} sets bits outside the identifier mask {mask:#x}",
+                        id.value
+                    ),
                 );
             }
             if let Some(fx) = fixed {
@@ -304,12 +362,25 @@ fn build_encodings(
 
 /// Checks the shape of a condition tree: operator arities, and that the fields it reads
 /// (`INST.<family>.<FIELD>`) exist in the encoding.
-fn check_condition_expr(rep: &mut Reporter, x: &CondExpr, enc: &crate::xml::Encoding, owner: &str, cond: &str) {
-    let CondExpr::Op { op, args, pos, .. } = x else { return };
+fn check_condition_expr(
+    rep: &mut Reporter,
+    x: &CondExpr,
+    enc: &crate::xml::Encoding,
+    owner: &str,
+    cond: &str,
+) {
+    let CondExpr::Op { op, args, pos, .. } = x else {
+        return;
+    };
     let arity_ok = match op {
-        CondOp::And | CondOp::Or | CondOp::Eq | CondOp::Ne | CondOp::Lt | CondOp::Le | CondOp::Gt | CondOp::Ge => {
-            args.len() == 2
-        }
+        CondOp::And
+        | CondOp::Or
+        | CondOp::Eq
+        | CondOp::Ne
+        | CondOp::Lt
+        | CondOp::Le
+        | CondOp::Gt
+        | CondOp::Ge => args.len() == 2,
         CondOp::Within | CondOp::NotWithin | CondOp::FieldDeref => args.len() == 2,
         CondOp::Not => args.len() == 1,
         CondOp::ConsArray | CondOp::Other(_) => true,
@@ -326,8 +397,13 @@ fn check_condition_expr(rep: &mut Reporter, x: &CondExpr, enc: &crate::xml::Enco
         );
     }
     if *op == CondOp::FieldDeref {
-        if let (Some(CondExpr::Op { op: CondOp::FieldDeref, .. }), Some(CondExpr::Id { name, pos })) =
-            (args.first(), args.get(1))
+        if let (
+            Some(CondExpr::Op {
+                op: CondOp::FieldDeref,
+                ..
+            }),
+            Some(CondExpr::Id { name, pos }),
+        ) = (args.first(), args.get(1))
         {
             if !enc.fields.iter().any(|f| f.name == *name) {
                 rep.warning(
@@ -405,7 +481,11 @@ fn build_instructions(
     let mut out = Vec::with_capacity(raw.len());
     for ins in raw {
         if ins.encodings.is_empty() {
-            rep.warning("no-encodings", ins.pos, format!("instruction {} has no encodings", ins.name));
+            rep.warning(
+                "no-encodings",
+                ins.pos,
+                format!("instruction {} has no encodings", ins.name),
+            );
         }
         let encs = ins
             .encodings
@@ -438,7 +518,10 @@ fn build_instruction_encoding(
     let enc_id = index.encodings.get(&ie.encoding_name).copied();
     let enc = enc_id.map(|i| &encodings[i]);
     if enc.is_none() {
-        let msg = format!("{ins_name} names encoding {}, which is not defined", ie.encoding_name);
+        let msg = format!(
+            "{ins_name} names encoding {}, which is not defined",
+            ie.encoding_name
+        );
         rep.error("dangling-encoding", ie.pos, msg.clone());
         incomplete.push(msg);
     }
@@ -513,13 +596,20 @@ fn build_instruction_encoding(
     for (k, o) in ie.operands.into_iter().enumerate() {
         let order = o.order.unwrap_or(k as u32 + 1);
         if !orders.insert(order) {
-            rep.warning("duplicate-operand-order", o.pos, format!("{owner}: two operands have Order {order}"));
+            rep.warning(
+                "duplicate-operand-order",
+                o.pos,
+                format!("{owner}: two operands have Order {order}"),
+            );
         }
         let field = match (&o.field_name, enc) {
             (Some(f), Some(enc)) => {
                 let fi = enc.field_index(f);
                 if fi.is_none() {
-                    let msg = format!("{owner}: operand {order} names field {f}, which {} does not have", enc.name);
+                    let msg = format!(
+                        "{owner}: operand {order} names field {f}, which {} does not have",
+                        enc.name
+                    );
                     rep.error("dangling-field", o.pos, msg.clone());
                     incomplete.push(msg);
                 }
@@ -527,7 +617,9 @@ fn build_instruction_encoding(
             }
             (None, _) => {
                 if !o.is_implicit && o.is_binary_microcode_required {
-                    let msg = format!("{owner}: operand {order} is explicit and encoded but names no field");
+                    let msg = format!(
+                        "{owner}: operand {order} is explicit and encoded but names no field"
+                    );
                     rep.error("missing-element", o.pos, msg.clone());
                     incomplete.push(msg);
                 }
@@ -539,14 +631,20 @@ fn build_instruction_encoding(
             Some(d) => {
                 let id = index.data_formats.get(d).copied();
                 if id.is_none() {
-                    let msg = format!("{owner}: operand {order} names data format {d}, which is not defined");
+                    let msg = format!(
+                        "{owner}: operand {order} names data format {d}, which is not defined"
+                    );
                     rep.error("dangling-data-format", o.pos, msg.clone());
                     incomplete.push(msg);
                 }
                 id
             }
             None => {
-                rep.warning("missing-element", o.pos, format!("{owner}: operand {order} has no <DataFormatName>"));
+                rep.warning(
+                    "missing-element",
+                    o.pos,
+                    format!("{owner}: operand {order} has no <DataFormatName>"),
+                );
                 None
             }
         };
@@ -554,7 +652,9 @@ fn build_instruction_encoding(
             Some(t) => {
                 let id = index.operand_types.get(t).copied();
                 if id.is_none() {
-                    let msg = format!("{owner}: operand {order} names operand type {t}, which is not defined");
+                    let msg = format!(
+                        "{owner}: operand {order} names operand type {t}, which is not defined"
+                    );
                     rep.error("dangling-operand-type", o.pos, msg.clone());
                     incomplete.push(msg);
                 }
@@ -568,7 +668,11 @@ fn build_instruction_encoding(
             }
         };
         let size = o.size.unwrap_or_else(|| {
-            rep.warning("missing-element", o.pos, format!("{owner}: operand {order} has no <OperandSize>"));
+            rep.warning(
+                "missing-element",
+                o.pos,
+                format!("{owner}: operand {order} has no <OperandSize>"),
+            );
             0
         });
         operands.push(Operand {

@@ -127,9 +127,9 @@ impl Field {
 
     /// The microcode bits the field occupies.
     pub fn mask(&self) -> u128 {
-        self.ranges
-            .iter()
-            .fold(0u128, |m, r| m | (low_mask(r.bit_count) << r.bit_offset.min(127)))
+        self.ranges.iter().fold(0u128, |m, r| {
+            m | (low_mask(r.bit_count) << r.bit_offset.min(127))
+        })
     }
 
     /// Extracts the field's value from microcode bits.
@@ -281,9 +281,8 @@ pub fn load_file(path: &Path) -> Result<Spec, LoadError> {
 /// Reads and checks a spec held in memory; `path` names it in diagnostics.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Spec {
     let outcome = xml::read_spec(path, bytes);
-    let text = std::str::from_utf8(bytes).unwrap_or_else(|e| {
-        std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
-    });
+    let text = std::str::from_utf8(bytes)
+        .unwrap_or_else(|e| std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default());
     let mut spec = build(path, text, outcome);
     spec.overrides_applied = crate::overrides::apply(&mut spec);
     spec
@@ -314,23 +313,37 @@ impl Spec {
             .instructions
             .get(&upper)
             .map(|&i| &self.instructions[i])
-            .or_else(|| self.instructions.iter().find(|i| i.aliases.contains(&upper)))
+            .or_else(|| {
+                self.instructions
+                    .iter()
+                    .find(|i| i.aliases.contains(&upper))
+            })
     }
 
     pub fn data_format(&self, name: &str) -> Option<&xml::DataFormat> {
-        self.index.data_formats.get(name).map(|&i| &self.data_formats[i])
+        self.index
+            .data_formats
+            .get(name)
+            .map(|&i| &self.data_formats[i])
     }
 
     pub fn operand_type(&self, name: &str) -> Option<&OperandType> {
-        self.index.operand_types.get(name).map(|&i| &self.operand_types[i])
+        self.index
+            .operand_types
+            .get(name)
+            .map(|&i| &self.operand_types[i])
     }
 
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.diagnostics.iter().filter(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
     }
 
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.diagnostics.iter().filter(|d| d.severity == Severity::Warning)
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
     }
 
     pub fn has_errors(&self) -> bool {
@@ -357,10 +370,22 @@ pub fn condition_text(x: &xml::CondExpr) -> String {
             match op {
                 CondOp::FieldDeref => a.join("."),
                 CondOp::ConsArray => format!("[{}]", a.join(", ")),
-                CondOp::Within => format!("{} in {}", a.first().cloned().unwrap_or_default(), a.get(1).cloned().unwrap_or_default()),
-                CondOp::NotWithin => format!("{} not in {}", a.first().cloned().unwrap_or_default(), a.get(1).cloned().unwrap_or_default()),
+                CondOp::Within => format!(
+                    "{} in {}",
+                    a.first().cloned().unwrap_or_default(),
+                    a.get(1).cloned().unwrap_or_default()
+                ),
+                CondOp::NotWithin => format!(
+                    "{} not in {}",
+                    a.first().cloned().unwrap_or_default(),
+                    a.get(1).cloned().unwrap_or_default()
+                ),
                 CondOp::Not => format!("!({})", a.join(", ")),
-                CondOp::And | CondOp::Or => a.iter().map(|s| format!("({s})")).collect::<Vec<_>>().join(&format!(" {} ", op.as_xml())),
+                CondOp::And | CondOp::Or => a
+                    .iter()
+                    .map(|s| format!("({s})"))
+                    .collect::<Vec<_>>()
+                    .join(&format!(" {} ", op.as_xml())),
                 _ => a.join(&format!(" {} ", op.as_xml())),
             }
         }

@@ -43,7 +43,11 @@ pub fn read_spec(path: &Path, bytes: &[u8]) -> ReadOutcome {
         );
     }
     let fatal = xml.read_root(&mut file).is_err() || utf8_error.is_some();
-    ReadOutcome { file, diagnostics: xml.rep.diagnostics, fatal }
+    ReadOutcome {
+        file,
+        diagnostics: xml.rep.diagnostics,
+        fatal,
+    }
 }
 
 /// A fatal error, already reported.
@@ -71,7 +75,10 @@ impl<'a> XmlReader<'a> {
         let config = reader.config_mut();
         config.check_end_names = true;
         config.expand_empty_elements = false;
-        XmlReader { reader, rep: Reporter::new(path, text) }
+        XmlReader {
+            reader,
+            rep: Reporter::new(path, text),
+        }
     }
 
     fn offset(&self) -> usize {
@@ -86,7 +93,8 @@ impl<'a> XmlReader<'a> {
 
     fn xml_error(&mut self, err: quick_xml::Error) -> Fatal {
         let at = (self.reader.error_position() as usize).min(self.rep.text.len());
-        self.rep.error("malformed-xml", at, format!("malformed XML: {err}"));
+        self.rep
+            .error("malformed-xml", at, format!("malformed XML: {err}"));
         Fatal
     }
 
@@ -173,7 +181,10 @@ impl<'a> XmlReader<'a> {
                         format!("text inside <{parent}>, which holds only elements; ignored"),
                     );
                 }
-                Ok(Event::Comment(_)) | Ok(Event::PI(_)) | Ok(Event::Decl(_)) | Ok(Event::DocType(_)) => {}
+                Ok(Event::Comment(_))
+                | Ok(Event::PI(_))
+                | Ok(Event::Decl(_))
+                | Ok(Event::DocType(_)) => {}
                 Ok(Event::Eof) => return Err(self.truncated(parent)),
                 Err(err) => return Err(self.xml_error(err)),
             }
@@ -218,7 +229,10 @@ impl<'a> XmlReader<'a> {
                     self.unknown_element(name, &e, pos);
                 }
                 Ok(Event::End(_)) => break,
-                Ok(Event::Comment(_)) | Ok(Event::PI(_)) | Ok(Event::Decl(_)) | Ok(Event::DocType(_)) => {}
+                Ok(Event::Comment(_))
+                | Ok(Event::PI(_))
+                | Ok(Event::Decl(_))
+                | Ok(Event::DocType(_)) => {}
                 Ok(Event::Eof) => return Err(self.truncated(name)),
                 Err(err) => return Err(self.xml_error(err)),
             }
@@ -316,7 +330,12 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn text_number<T: std::str::FromStr>(&mut self, name: &str, empty: bool, pos: usize) -> Res<Option<T>> {
+    fn text_number<T: std::str::FromStr>(
+        &mut self,
+        name: &str,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<T>> {
         let t = self.text(name, empty)?;
         Ok(self.number(&t, pos, &format!("<{name}>")))
     }
@@ -350,7 +369,13 @@ impl<'a> XmlReader<'a> {
         Ok(self.parse_radixed(&digits, radix, pos, &name))
     }
 
-    fn parse_radixed(&mut self, digits: &str, radix: u32, pos: usize, name: &str) -> Option<Radixed> {
+    fn parse_radixed(
+        &mut self,
+        digits: &str,
+        radix: u32,
+        pos: usize,
+        name: &str,
+    ) -> Option<Radixed> {
         let clean = digits.trim();
         let clean = if radix == 16 {
             clean.trim_start_matches("0x").trim_start_matches("0X")
@@ -358,11 +383,20 @@ impl<'a> XmlReader<'a> {
             clean
         };
         if clean.is_empty() {
-            self.rep.error("bad-number", pos, format!("<{name}> is empty; expected digits in radix {radix}"));
+            self.rep.error(
+                "bad-number",
+                pos,
+                format!("<{name}> is empty; expected digits in radix {radix}"),
+            );
             return None;
         }
         match u128::from_str_radix(clean, radix) {
-            Ok(value) => Some(Radixed { value, digits: clean.len() as u32, radix, pos }),
+            Ok(value) => Some(Radixed {
+                value,
+                digits: clean.len() as u32,
+                radix,
+                pos,
+            }),
             Err(_) => {
                 self.rep.error(
                     "bad-number",
@@ -411,14 +445,25 @@ impl<'a> XmlReader<'a> {
                     return Err(Fatal);
                 }
                 Ok(Event::Text(t)) if t.trim().is_empty() => {}
-                Ok(Event::Comment(_)) | Ok(Event::Decl(_)) | Ok(Event::PI(_)) | Ok(Event::DocType(_)) => {}
+                Ok(Event::Comment(_))
+                | Ok(Event::Decl(_))
+                | Ok(Event::PI(_))
+                | Ok(Event::DocType(_)) => {}
                 Ok(Event::Eof) => {
-                    self.rep.error("empty-file", 0, "the file holds no XML element; expected <Spec>");
+                    self.rep.error(
+                        "empty-file",
+                        0,
+                        "the file holds no XML element; expected <Spec>",
+                    );
                     return Err(Fatal);
                 }
                 Ok(_) => {
                     let at = self.offset();
-                    self.rep.error("wrong-root", at, "text before the root element; expected <Spec>");
+                    self.rep.error(
+                        "wrong-root",
+                        at,
+                        "text before the root element; expected <Spec>",
+                    );
                     return Err(Fatal);
                 }
                 Err(err) => return Err(self.xml_error(err)),
@@ -432,7 +477,8 @@ impl<'a> XmlReader<'a> {
                 Ok(Event::Comment(_)) | Ok(Event::PI(_)) => {}
                 Ok(_) => {
                     let at = self.offset();
-                    self.rep.warning("trailing-content", at, "content after </Spec> is ignored");
+                    self.rep
+                        .warning("trailing-content", at, "content after </Spec> is ignored");
                     return Ok(());
                 }
                 Err(err) => return Err(self.xml_error(err)),
@@ -493,16 +539,34 @@ impl<'a> XmlReader<'a> {
                     seen_arch = true;
                     p.read_architecture(&mut isa.architecture, empty)?;
                 }
-                "Encodings" => p.list("Encodings", "Encoding", empty, &mut isa.encodings, Self::read_encoding)?,
-                "Instructions" => {
-                    p.list("Instructions", "Instruction", empty, &mut isa.instructions, Self::read_instruction)?
-                }
-                "DataFormats" => {
-                    p.list("DataFormats", "DataFormat", empty, &mut isa.data_formats, Self::read_data_format)?
-                }
-                "OperandTypes" => {
-                    p.list("OperandTypes", "OperandType", empty, &mut isa.operand_types, Self::read_operand_type)?
-                }
+                "Encodings" => p.list(
+                    "Encodings",
+                    "Encoding",
+                    empty,
+                    &mut isa.encodings,
+                    Self::read_encoding,
+                )?,
+                "Instructions" => p.list(
+                    "Instructions",
+                    "Instruction",
+                    empty,
+                    &mut isa.instructions,
+                    Self::read_instruction,
+                )?,
+                "DataFormats" => p.list(
+                    "DataFormats",
+                    "DataFormat",
+                    empty,
+                    &mut isa.data_formats,
+                    Self::read_data_format,
+                )?,
+                "OperandTypes" => p.list(
+                    "OperandTypes",
+                    "OperandType",
+                    empty,
+                    &mut isa.operand_types,
+                    Self::read_operand_type,
+                )?,
                 "FunctionalGroups" => p.list(
                     "FunctionalGroups",
                     "FunctionalGroup",
@@ -560,9 +624,17 @@ impl<'a> XmlReader<'a> {
         })
     }
 
-    fn read_encoding(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<Encoding>> {
+    fn read_encoding(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<Encoding>> {
         let [order] = self.attrs(e, pos, ["Order"]);
-        let mut enc = Encoding { pos, ..Default::default() };
+        let mut enc = Encoding {
+            pos,
+            ..Default::default()
+        };
         enc.order = order.and_then(|o| self.number(&o, pos, "Encoding Order"));
         let mut name = None;
         self.children("Encoding", empty, |p, e, empty, cpos| {
@@ -590,7 +662,13 @@ impl<'a> XmlReader<'a> {
                 }
                 "EncodingConditions" => {
                     p.no_attrs(e, cpos);
-                    p.list("EncodingConditions", "EncodingCondition", empty, &mut enc.conditions, Self::read_condition)?;
+                    p.list(
+                        "EncodingConditions",
+                        "EncodingCondition",
+                        empty,
+                        &mut enc.conditions,
+                        Self::read_condition,
+                    )?;
                 }
                 "Description" => {
                     p.no_attrs(e, cpos);
@@ -616,9 +694,17 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_condition(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<EncodingCondition>> {
+    fn read_condition(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<EncodingCondition>> {
         self.no_attrs(e, pos);
-        let mut cond = EncodingCondition { pos, ..Default::default() };
+        let mut cond = EncodingCondition {
+            pos,
+            ..Default::default()
+        };
         let mut name = None;
         self.children("EncodingCondition", empty, |p, e, empty, cpos| {
             p.no_attrs(e, cpos);
@@ -698,8 +784,12 @@ impl<'a> XmlReader<'a> {
                 match val {
                     Some(name) => Ok(Some(CondExpr::Id { name, pos })),
                     None => {
-                        self.rep.error("missing-attribute", pos, "<id> has no val attribute");
-                        Ok(Some(CondExpr::Id { name: String::new(), pos }))
+                        self.rep
+                            .error("missing-attribute", pos, "<id> has no val attribute");
+                        Ok(Some(CondExpr::Id {
+                            name: String::new(),
+                            pos,
+                        }))
                     }
                 }
             }
@@ -715,11 +805,16 @@ impl<'a> XmlReader<'a> {
                 })?;
                 let value = match val {
                     Some(v) => parse_int_literal(&v).unwrap_or_else(|| {
-                        self.rep.error("bad-number", pos, format!("<lit val=\"{v}\"> is not an integer"));
+                        self.rep.error(
+                            "bad-number",
+                            pos,
+                            format!("<lit val=\"{v}\"> is not an integer"),
+                        );
                         0
                     }),
                     None => {
-                        self.rep.error("missing-attribute", pos, "<lit> has no val attribute");
+                        self.rep
+                            .error("missing-attribute", pos, "<lit> has no val attribute");
                         0
                     }
                 };
@@ -742,11 +837,20 @@ impl<'a> XmlReader<'a> {
             }
             let [base, size] = p.attrs(e, tpos, ["base", "size"]);
             p.skip_leaf_children("t", empty)?;
-            let size = size.and_then(|s| p.number(&s, tpos, "type size")).unwrap_or(0);
+            let size = size
+                .and_then(|s| p.number(&s, tpos, "type size"))
+                .unwrap_or(0);
             if out.is_some() {
-                p.rep.warning("unknown-element", tpos, "a <ty> with more than one <t>; the first is used");
+                p.rep.warning(
+                    "unknown-element",
+                    tpos,
+                    "a <ty> with more than one <t>; the first is used",
+                );
             } else {
-                out = Some(CondType { base: base.unwrap_or_default(), size });
+                out = Some(CondType {
+                    base: base.unwrap_or_default(),
+                    size,
+                });
             }
             Ok(true)
         })?;
@@ -754,7 +858,12 @@ impl<'a> XmlReader<'a> {
     }
 
     /// `MicrocodeFormat` → `BitMap` → `Field`*.
-    fn read_microcode_format(&mut self, parent: &str, empty: bool, fields: &mut Vec<Field>) -> Res<()> {
+    fn read_microcode_format(
+        &mut self,
+        parent: &str,
+        empty: bool,
+        fields: &mut Vec<Field>,
+    ) -> Res<()> {
         self.children(parent, empty, |p, e, empty, pos| {
             if name_of(e) != "BitMap" {
                 return Ok(false);
@@ -767,7 +876,10 @@ impl<'a> XmlReader<'a> {
 
     fn read_field(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<Field>> {
         let [cond, signed] = self.attrs(e, pos, ["IsConditional", "Signedness"]);
-        let mut f = Field { pos, ..Default::default() };
+        let mut f = Field {
+            pos,
+            ..Default::default()
+        };
         f.is_conditional = self.bool_attr(cond, pos, "IsConditional");
         f.signedness = signed;
         let mut name = None;
@@ -814,8 +926,13 @@ impl<'a> XmlReader<'a> {
 
     fn read_range(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<BitRange>> {
         let [order] = self.attrs(e, pos, ["Order"]);
-        let mut r = BitRange { pos, ..Default::default() };
-        r.order = order.and_then(|o| self.number(&o, pos, "Range Order")).unwrap_or(0);
+        let mut r = BitRange {
+            pos,
+            ..Default::default()
+        };
+        r.order = order
+            .and_then(|o| self.number(&o, pos, "Range Order"))
+            .unwrap_or(0);
         let (mut off, mut cnt) = (None, None);
         self.children("Range", empty, |p, e, empty, cpos| {
             match name_of(e) {
@@ -875,9 +992,17 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_predefined_value(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<PredefinedValue>> {
+    fn read_predefined_value(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<PredefinedValue>> {
         self.no_attrs(e, pos);
-        let mut v = PredefinedValue { pos, ..Default::default() };
+        let mut v = PredefinedValue {
+            pos,
+            ..Default::default()
+        };
         let (mut name, mut value) = (None, None);
         self.children("PredefinedValue", empty, |p, e, empty, cpos| {
             p.no_attrs(e, cpos);
@@ -887,7 +1012,11 @@ impl<'a> XmlReader<'a> {
                     let t = p.text("Value", empty)?;
                     value = parse_int_literal(&t);
                     if value.is_none() {
-                        p.rep.error("bad-number", cpos, format!("<Value> is `{t}`, which is not an integer"));
+                        p.rep.error(
+                            "bad-number",
+                            cpos,
+                            format!("<Value> is `{t}`, which is not an integer"),
+                        );
                     }
                 }
                 "Description" => v.description = Some(p.text("Description", empty)?),
@@ -912,9 +1041,17 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_instruction(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<Instruction>> {
+    fn read_instruction(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<Instruction>> {
         self.no_attrs(e, pos);
-        let mut ins = Instruction { pos, ..Default::default() };
+        let mut ins = Instruction {
+            pos,
+            ..Default::default()
+        };
         let mut name = None;
         self.children("Instruction", empty, |p, e, empty, cpos| {
             match name_of(e) {
@@ -1012,7 +1149,10 @@ impl<'a> XmlReader<'a> {
         pos: usize,
     ) -> Res<Option<InstructionEncoding>> {
         self.no_attrs(e, pos);
-        let mut ie = InstructionEncoding { pos, ..Default::default() };
+        let mut ie = InstructionEncoding {
+            pos,
+            ..Default::default()
+        };
         let mut name = None;
         self.children("InstructionEncoding", empty, |p, e, empty, cpos| {
             match name_of(e) {
@@ -1028,7 +1168,13 @@ impl<'a> XmlReader<'a> {
                 "Opcode" => ie.opcode = p.radixed(e, empty, cpos)?,
                 "Operands" => {
                     p.no_attrs(e, cpos);
-                    p.list("Operands", "Operand", empty, &mut ie.operands, Self::read_operand)?;
+                    p.list(
+                        "Operands",
+                        "Operand",
+                        empty,
+                        &mut ie.operands,
+                        Self::read_operand,
+                    )?;
                 }
                 _ => return Ok(false),
             }
@@ -1046,15 +1192,33 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_operand(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<Operand>> {
-        let [input, output, implicit, required, order] =
-            self.attrs(e, pos, ["Input", "Output", "IsImplicit", "IsBinaryMicrocodeRequired", "Order"]);
+    fn read_operand(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<Operand>> {
+        let [input, output, implicit, required, order] = self.attrs(
+            e,
+            pos,
+            [
+                "Input",
+                "Output",
+                "IsImplicit",
+                "IsBinaryMicrocodeRequired",
+                "Order",
+            ],
+        );
         let mut op = Operand {
             pos,
             input: self.bool_attr(input, pos, "Input"),
             output: self.bool_attr(output, pos, "Output"),
             is_implicit: self.bool_attr(implicit, pos, "IsImplicit"),
-            is_binary_microcode_required: self.bool_attr(required, pos, "IsBinaryMicrocodeRequired"),
+            is_binary_microcode_required: self.bool_attr(
+                required,
+                pos,
+                "IsBinaryMicrocodeRequired",
+            ),
             order: order.and_then(|o| self.number(&o, pos, "Operand Order")),
             ..Default::default()
         };
@@ -1073,9 +1237,17 @@ impl<'a> XmlReader<'a> {
         Ok(Some(op))
     }
 
-    fn read_data_format(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<DataFormat>> {
+    fn read_data_format(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<DataFormat>> {
         self.no_attrs(e, pos);
-        let mut df = DataFormat { pos, ..Default::default() };
+        let mut df = DataFormat {
+            pos,
+            ..Default::default()
+        };
         let mut name = None;
         self.children("DataFormat", empty, |p, e, empty, cpos| {
             match name_of(e) {
@@ -1131,9 +1303,17 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_operand_type(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<OperandType>> {
+    fn read_operand_type(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<OperandType>> {
         let [partitioned] = self.attrs(e, pos, ["IsPartitioned"]);
-        let mut ot = OperandType { pos, ..Default::default() };
+        let mut ot = OperandType {
+            pos,
+            ..Default::default()
+        };
         ot.is_partitioned = self.bool_attr(partitioned, pos, "IsPartitioned");
         let mut name = None;
         self.children("OperandType", empty, |p, e, empty, cpos| {
@@ -1188,7 +1368,12 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    fn read_functional_group(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<FunctionalGroupDef>> {
+    fn read_functional_group(
+        &mut self,
+        e: &BytesStart<'a>,
+        empty: bool,
+        pos: usize,
+    ) -> Res<Option<FunctionalGroupDef>> {
         let named = self.read_named("FunctionalGroup", e, empty, pos)?;
         Ok(named.map(|(name, description)| FunctionalGroupDef { name, description }))
     }

@@ -15,7 +15,8 @@ fn main() -> ExitCode {
     let mut asm = false;
     // Print the mismatching forms in known-mismatches.txt's format instead of the report.
     let mut list = false;
-    let (mut gen, mut family, mut per_form, mut show, mut seed) = (None, None, 6usize, 20usize, 0x5eedu64);
+    let (mut gen, mut family, mut per_form, mut show, mut seed) =
+        (None, None, 6usize, 20usize, 0x5eedu64);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_default();
@@ -41,13 +42,21 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let specs = if fixtures { isa_runtime::fixtures::specs() } else { isa_runtime::specs() };
+    let specs = if fixtures {
+        isa_runtime::fixtures::specs()
+    } else {
+        isa_runtime::specs()
+    };
     let mut total = 0;
     for spec in specs {
         if gen.as_deref().is_some_and(|g| g != spec.generation) {
             continue;
         }
-        let run = if asm { conformance::assembly } else { conformance::disassembly };
+        let run = if asm {
+            conformance::assembly
+        } else {
+            conformance::disassembly
+        };
         let mut r = match run(spec, &llvm, per_form, seed) {
             Ok(r) => r,
             Err(e) => {
@@ -56,12 +65,18 @@ fn main() -> ExitCode {
             }
         };
         if let Some(f) = &family {
-            r.mismatches.retain(|m| m.form.split(" in ").nth(1).is_some_and(|e| e.contains(f.as_str())));
+            r.mismatches.retain(|m| {
+                m.form
+                    .split(" in ")
+                    .nth(1)
+                    .is_some_and(|e| e.contains(f.as_str()))
+            });
         }
         if list {
             let set = if fixtures { "fixture" } else { "amd" };
             let mode = if asm { "asm" } else { "disasm" };
-            let forms: std::collections::BTreeSet<&str> = r.mismatches.iter().map(|m| m.form.as_str()).collect();
+            let forms: std::collections::BTreeSet<&str> =
+                r.mismatches.iter().map(|m| m.form.as_str()).collect();
             for f in forms {
                 println!("{set}-{} {mode} {f}", r.generation);
             }
