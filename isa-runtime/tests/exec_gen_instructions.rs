@@ -792,3 +792,229 @@ fn vector_memory_atomics_return_only_when_asked() {
     }
     println!("atomics ran on {ran} specs");
 }
+
+/// One DPP case: the text, the source lane of each lane (None: out of range), row and bank
+/// masks, whether invalid sources read 0, whether inactive lanes may be read.
+struct Dpp {
+    text: &'static str,
+    src: fn(usize) -> Option<usize>,
+    rows: u64,
+    banks: u64,
+    zero: bool,
+    fi: bool,
+}
+
+/// DPP lane movement of source 0, against lane-by-lane expectations written here.
+#[test]
+fn dpp_moves_source_zero_between_lanes() {
+    let row = |l: usize| l & !15;
+    let rdna: Vec<Dpp> = vec![
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
+            src: |l| Some((l & !3) | (3 - (l & 3))),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf",
+            src: |l| (l % 16 >= 1).then(|| l - 1),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+            src: |l| (l % 16 >= 1).then(|| l - 1),
+            rows: 0xf,
+            banks: 0xf,
+            zero: true,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_shl:3 row_mask:0xf bank_mask:0x5",
+            src: |l| (l % 16 + 3 < 16).then_some(l + 3),
+            rows: 0xf,
+            banks: 0x5,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_ror:4 row_mask:0x5 bank_mask:0xf",
+            src: |l| Some((l & !15) | ((l + 12) & 15)),
+            rows: 0x5,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_mirror row_mask:0xf bank_mask:0xf",
+            src: |l| Some((l & !15) | (15 - l % 16)),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_half_mirror row_mask:0xf bank_mask:0xf",
+            src: |l| Some((l & !7) | (7 - l % 8)),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_share:3 row_mask:0xf bank_mask:0xf",
+            src: |l| Some((l & !15) | 3),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_xmask:5 row_mask:0xf bank_mask:0xf fi:1",
+            src: |l| Some((l & !15) | ((l % 16) ^ 5)),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: true,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 dpp8:[7,6,5,4,3,2,1,0]",
+            src: |l| Some((l & !7) | (7 - l % 8)),
+            rows: 0xf,
+            banks: 0xf,
+            zero: true,
+            fi: false,
+        },
+    ];
+    let gcn: Vec<Dpp> = vec![
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_shr:2 row_mask:0xf bank_mask:0xf",
+            src: |l| (l % 16 >= 2).then(|| l - 2),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_bcast:15 row_mask:0xa bank_mask:0xf",
+            src: |l| (l >= 16).then(|| (l & !15) - 1),
+            rows: 0xa,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 row_bcast:31 row_mask:0xc bank_mask:0xf",
+            src: |l| (l >= 32).then_some(31),
+            rows: 0xc,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 wave_shl:1 row_mask:0xf bank_mask:0xf",
+            src: |l| (l < 63).then_some(l + 1),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 wave_ror:1 row_mask:0xf bank_mask:0xf",
+            src: |l| Some((l + 63) % 64),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+        Dpp {
+            text: "v_mov_b32_dpp v2, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+            src: |l| Some(l ^ 1),
+            rows: 0xf,
+            banks: 0xf,
+            zero: false,
+            fi: false,
+        },
+    ];
+    let _ = row;
+    let mut ran = 0;
+    for (spec, t) in with("v_mov_b32") {
+        let is_gcn = spec.generation.starts_with("cdna") && spec.generation != "cdna5";
+        let cases = if is_gcn { &gcn } else { &rdna };
+        let n = if spec.wave64 { 64 } else { 32 };
+        for c in cases {
+            if isa_runtime::assemble_instruction(spec, c.text).is_err() {
+                println!(
+                    "skipped on {}: `{}` does not assemble",
+                    spec.generation, c.text
+                );
+                continue;
+            }
+            let exec: u64 = 0xffff_7fff_fffe_ffdf & if n == 64 { u64::MAX } else { 0xffff_ffff };
+            let mut w = wave(spec);
+            let src0: Vec<u32> = (0..n as u32).map(|l| 100 + l).collect();
+            set_v(&mut w, 0, &src0);
+            set_v(&mut w, 2, &vec![7; n]);
+            w.exec = exec;
+            run_ok(spec, &t, c.text, &mut w);
+            let out = get_v(&w, 2);
+            for l in 0..n {
+                let enabled = exec >> l & 1 != 0
+                    && c.rows >> (l / 16) & 1 != 0
+                    && c.banks >> ((l / 4) & 3) & 1 != 0;
+                let want = if !enabled {
+                    7
+                } else {
+                    match (c.src)(l).filter(|&s| s < n && (c.fi || exec >> s & 1 != 0)) {
+                        Some(s) => src0[s],
+                        None if c.zero => 0,
+                        None => 7,
+                    }
+                };
+                assert_eq!(out[l], want, "{} `{}` lane {l}", spec.generation, c.text);
+            }
+        }
+        ran += 1;
+    }
+    assert!(ran >= 2);
+    // A two-source DPP instruction with source modifiers: -v0 (moved) + |v1|.
+    for (spec, t) in with("v_add_f32") {
+        if spec.generation.starts_with("cdna") {
+            continue;
+        }
+        let n = if spec.wave64 { 64 } else { 32 };
+        let mut w = wave(spec);
+        set_v(
+            &mut w,
+            0,
+            &(0..n).map(|l| (l as f32).to_bits()).collect::<Vec<_>>(),
+        );
+        set_v(
+            &mut w,
+            1,
+            &(0..n)
+                .map(|l| (-(l as f32) * 0.5).to_bits())
+                .collect::<Vec<_>>(),
+        );
+        run_ok(
+            spec,
+            &t,
+            "v_add_f32_dpp v2, -v0, |v1| row_mirror row_mask:0xf bank_mask:0xf",
+            &mut w,
+        );
+        let out = get_v(&w, 2);
+        for l in 0..n {
+            let s = (l & !15) | (15 - l % 16);
+            assert_eq!(
+                f32::from_bits(out[l]),
+                -(s as f32) + (l as f32) * 0.5,
+                "{} lane {l}",
+                spec.generation
+            );
+        }
+    }
+}

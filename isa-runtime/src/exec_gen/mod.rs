@@ -272,7 +272,11 @@ pub mod field {
     pub const GLC: usize = 36;
     pub const SC0: usize = 37;
     pub const TH: usize = 38;
-    pub const COUNT: usize = 39;
+    /// DPP: out-of-range or disabled source lanes read 0 (else the lane is not written).
+    pub const BOUND_CTRL: usize = 39;
+    /// DPP16/DPP8 (RDNA): read inactive source lanes too.
+    pub const FI: usize = 40;
+    pub const COUNT: usize = 41;
     pub const NAMES: [&str; COUNT] = [
         "OFFSET",
         "OFFSET0",
@@ -313,6 +317,8 @@ pub mod field {
         "GLC",
         "SC0",
         "TH",
+        "BOUND_CTRL",
+        "FI",
     ];
 }
 
@@ -1072,10 +1078,15 @@ pub struct Mods {
 }
 
 impl Mods {
-    /// Reads the modifier fields; forms whose lane movements or selects the emulator does not
-    /// model (DPP other than the identity, SDWA selects other than the whole dword, VOP3P
-    /// half selects other than the default) are unsupported.
+    /// Reads the modifier fields. DPP lane movement is applied by the caller with
+    /// [`dpp_src0`] when `dpp_applied`; otherwise a DPP form that moves lanes is unsupported,
+    /// as are SDWA selects other than the whole dword and VOP3P half selects other than the
+    /// default.
     pub fn read(d: &Decoded, b: &Binding) -> Result<Mods, ExecError> {
+        Mods::read_with(d, b, false)
+    }
+
+    pub fn read_with(d: &Decoded, b: &Binding, dpp_applied: bool) -> Result<Mods, ExecError> {
         let f = |k| b.field(d, k);
         let mut m = Mods {
             abs: f(field::ABS) as u8,
@@ -1085,6 +1096,10 @@ impl Mods {
         };
         let refuse = |what: &str| Err(ExecError::unsupported(d.mnemonic(), what.to_string()));
         match b.variant {
+            variant::DPP16 | variant::DPP | variant::DPP8 if dpp_applied => {
+                m.abs |= f(field::SRC0_ABS) as u8 | (f(field::SRC1_ABS) as u8) << 1;
+                m.neg |= f(field::SRC0_NEG) as u8 | (f(field::SRC1_NEG) as u8) << 1;
+            }
             variant::DPP16 | variant::DPP => {
                 // quad_perm [0,1,2,3] with all rows and banks enabled moves nothing.
                 let ctrl = f(field::DPP_CTRL);
@@ -1101,6 +1116,8 @@ impl Mods {
                 if ctrl != 0xe4 || rows != 0xf || banks != 0xf {
                     return refuse("DPP lane movement other than the identity is not modelled");
                 }
+                m.abs |= f(field::SRC0_ABS) as u8 | (f(field::SRC1_ABS) as u8) << 1;
+                m.neg |= f(field::SRC0_NEG) as u8 | (f(field::SRC1_NEG) as u8) << 1;
             }
             variant::DPP8 => {
                 if (0..8).any(|k| f(field::LANE_SEL_0 + k) != k as u64) {
@@ -1499,6 +1516,99 @@ impl LaneAddrs {
     pub fn at(&self, lane: usize) -> u64 {
         self.0[lane & (MAX_LANES - 1)]
     }
+}
+
+/// The lane a DPP16 (RDNA) or DPP (GCN/CDNA) control reads for `lane`, or None when the
+/// source lane is outside the row or the wave.
+fn dpp_source(ctrl: u32, lane: usize, lanes: usize, gcn: bool) -> Result<Option<usize>, String> {
+    let row = lane & !15;
+    let i = lane & 15;
+    let n = (ctrl & 15) as usize;
+    Ok(match ctrl {
+        0x000..=0x0ff => Some((lane & !3) | ((ctrl as usize >> (2 * (lane & 3))) & 3)),
+        0x101..=0x10f => (i + n < 16).then_some(lane + n),
+        0x111..=0x11f => (i >= n).then(|| lane - n),
+        0x121..=0x12f => Some(row | ((i + 16 - n) & 15)),
+        0x130 if gcn => (lane + 1 < lanes).then_some(lane + 1),
+        0x134 if gcn => Some((lane + 1) % lanes),
+        0x138 if gcn => lane.checked_sub(1),
+        0x13c if gcn => Some((lane + lanes - 1) % lanes),
+        0x140 => Some(row | (15 - i)),
+        0x141 => Some((lane & !7) | (7 - (lane & 7))),
+        0x142 if gcn => (lane >= 16).then(|| row - 1),
+        0x143 if gcn => (lane >= 32).then_some(31),
+        0x150..=0x15f if !gcn => Some(row | n),
+        0x160..=0x16f if !gcn => Some(row | (i ^ n)),
+        _ => {
+            return Err(format!(
+                "DPP control {ctrl:#x} is not a lane movement of this generation"
+            ))
+        }
+    })
+}
+
+/// Applies a DPP form's lane movement to source 0 (`values` holds every lane's value, in
+/// each width the body reads it at) and returns the lanes that must not be written: lanes
+/// of disabled rows or banks, and lanes whose source is out of range or inactive unless
+/// BOUND_CTRL makes them read 0. Forms without DPP return 0 and change nothing.
+pub fn dpp_src0(
+    w: &Wave,
+    d: &Decoded,
+    b: &Binding,
+    values: &mut [&mut [u32; MAX_LANES]],
+) -> Result<u64, ExecError> {
+    let n = w.lanes();
+    let exec = w.exec_mask();
+    let f = |k| b.field(d, k);
+    let fi = f(field::FI) != 0;
+    let mut src_of = [None; MAX_LANES];
+    let mut skip = 0u64;
+    match b.variant {
+        variant::DPP8 => {
+            for (lane, s) in src_of.iter_mut().enumerate().take(n) {
+                *s = Some((lane & !7) | f(field::LANE_SEL_0 + (lane & 7)) as usize);
+            }
+        }
+        variant::DPP16 | variant::DPP => {
+            let gcn = b.variant == variant::DPP;
+            let ctrl = f(field::DPP_CTRL) as u32;
+            let rows = if b.has_field(field::ROW_MASK) {
+                f(field::ROW_MASK)
+            } else {
+                0xf
+            };
+            let banks = if b.has_field(field::BANK_MASK) {
+                f(field::BANK_MASK)
+            } else {
+                0xf
+            };
+            for (lane, s) in src_of.iter_mut().enumerate().take(n) {
+                if rows >> (lane / 16) & 1 == 0 || banks >> ((lane / 4) & 3) & 1 == 0 {
+                    skip |= 1 << lane;
+                    continue;
+                }
+                *s = dpp_source(ctrl, lane, n, gcn)
+                    .map_err(|why| ExecError::unsupported(d.mnemonic(), why))?;
+            }
+        }
+        _ => return Ok(0),
+    }
+    let bound_zero = f(field::BOUND_CTRL) != 0 || b.variant == variant::DPP8;
+    for v in values.iter_mut() {
+        let src = **v;
+        for lane in 0..n {
+            if skip >> lane & 1 != 0 {
+                continue;
+            }
+            match src_of[lane].filter(|&s| s < n && (fi || exec >> s & 1 != 0)) {
+                Some(s) => v[lane] = src[s],
+                None if bound_zero => v[lane] = 0,
+                None => skip |= 1 << lane,
+            }
+        }
+    }
+    // With no source read (`values` empty) only the row and bank masks matter.
+    Ok(skip)
 }
 
 /// The 16-bit DS offset: the OFFSET field, or OFFSET1:OFFSET0.

@@ -319,6 +319,8 @@ pub(crate) const FIELDS: &[(&str, &[&str])] = &[
     ("GLC", &["GLC"]),
     ("SC0", &["SC0"]),
     ("TH", &["TH"]),
+    ("BOUND_CTRL", &["BOUND_CTRL", "BC"]),
+    ("FI", &["FI"]),
 ];
 
 /// What a pseudocode name refers to, in an instruction of a family.

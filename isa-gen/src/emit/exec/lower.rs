@@ -344,8 +344,11 @@ impl<'a> Lower<'a> {
         let mut lane_pro = TokenStream::new();
         let mut lane_epi = TokenStream::new();
         let mut epi = TokenStream::new();
+        // DPP moves source 0 between lanes: in lane loops the loaded values are permuted
+        // and the lanes DPP does not write leave the loop's mask.
+        let dpp = family.is_valu() && self.mode == ExecMode::Lane;
         if family.is_valu() {
-            pro.extend(quote!(let m = rt::Mods::read(d, b)?;));
+            pro.extend(quote!(let m = rt::Mods::read_with(d, b, #dpp)?;));
             let int_result = self.roles.get(&Role::D0).is_some_and(|u| u.int_result);
             if int_result {
                 pro.extend(quote!(m.int_out(d)?;));
@@ -363,6 +366,29 @@ impl<'a> Lower<'a> {
         let roles: Vec<(Role, RoleUse)> = self.roles.iter().map(|(r, u)| (*r, u.clone())).collect();
         for (role, u) in &roles {
             self.role_code(*role, u, &mut pro, &mut lane_pro, &mut lane_epi, &mut epi)?;
+        }
+        if dpp {
+            let s0 = self.roles.get(&Role::S0);
+            let classes: Vec<u32> = s0
+                .filter(|u| !u.written)
+                .map(|u| read_classes(&u.reads).into_iter().collect())
+                .unwrap_or_default();
+            if classes.iter().any(|c| *c > 32) || s0.is_some_and(|u| u.written) {
+                pro.extend(quote!(if b.variant != rt::variant::PLAIN {
+                    return Err(ExecError::unsupported(
+                        d.mnemonic(),
+                        "DPP on a source wider than 32 bits is not modelled",
+                    ));
+                }));
+            } else {
+                let arrays = classes.iter().map(|c| {
+                    let p = format_ident!("p_s0_{}", c);
+                    quote!(&mut #p)
+                });
+                pro.extend(quote!(
+                    let exec = exec & !rt::dpp_src0(w, d, b, &mut [#(#arrays),*])?;
+                ));
+            }
         }
         if self.vcc_local() && (self.vcc.0 || self.vcc.1) {
             let from_s2 = family == Family::Vop3 && !self.uses_s2;
@@ -483,7 +509,7 @@ impl<'a> Lower<'a> {
                         }
                         _ => quote!(rt::lanes_b64(w, #r, #f64)?),
                     };
-                    pro.extend(quote!(let #p = #load;));
+                    pro.extend(quote!(let mut #p = #load;));
                 }
             }
             return Ok(());
