@@ -1018,3 +1018,39 @@ fn dpp_moves_source_zero_between_lanes() {
         }
     }
 }
+
+/// `s_setreg_b32` writes a field of MODE (the rounding of f32 here) and `s_getreg_b32`
+/// reads it back (AMD's specs that have them; the override pseudocode gives the semantics).
+#[test]
+fn s_setreg_writes_mode_fields() {
+    for (spec, t) in with("s_setreg_b32") {
+        let mut w = wave(spec);
+        w.mode.0 = 0x2f0;
+        w.write_sgpr(3, 0xffff_fff3).unwrap();
+        // hwreg(HW_REG_MODE, 0, 2): MODE[1:0] = s3[1:0] = 3 (toward zero for f32).
+        run_ok(
+            spec,
+            &t,
+            "s_setreg_b32 hwreg(HW_REG_MODE, 0, 2), s3",
+            &mut w,
+        );
+        assert_eq!(w.mode.0, 0x2f3, "{}", spec.generation);
+        w.write_sgpr(3, 0).unwrap();
+        run_ok(
+            spec,
+            &t,
+            "s_setreg_b32 hwreg(HW_REG_MODE, 4, 4), s3",
+            &mut w,
+        );
+        assert_eq!(w.mode.0, 0x203, "{}: MODE[7:4] cleared", spec.generation);
+        if runs(spec, "s_getreg_b32") {
+            run_ok(
+                spec,
+                &t,
+                "s_getreg_b32 s5, hwreg(HW_REG_MODE, 0, 16)",
+                &mut w,
+            );
+            assert_eq!(w.read_sgpr(5).unwrap(), 0x203);
+        }
+    }
+}
