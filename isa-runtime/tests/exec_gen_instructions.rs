@@ -1054,3 +1054,29 @@ fn s_setreg_writes_mode_fields() {
         }
     }
 }
+
+/// A destination written under a condition keeps its value when the condition is false
+/// (`s_cmovk_i32`, AMD's rdna4 spec).
+#[test]
+fn conditional_writes_keep_the_old_value() {
+    for (spec, t) in with("s_cmovk_i32") {
+        let mut w = wave(spec);
+        w.write_sgpr(9, 0x5555).unwrap();
+        w.scc = false;
+        run_ok(spec, &t, "s_cmovk_i32 s9, 0x1234", &mut w);
+        assert_eq!(
+            w.read_sgpr(9).unwrap(),
+            0x5555,
+            "{}: SCC = 0 keeps s9",
+            spec.generation
+        );
+        w.scc = true;
+        run_ok(spec, &t, "s_cmovk_i32 s9, 0xfff0", &mut w);
+        assert_eq!(
+            w.read_sgpr(9).unwrap(),
+            -16i32 as u32,
+            "{}",
+            spec.generation
+        );
+    }
+}

@@ -273,6 +273,9 @@ pub(crate) struct Lower<'a> {
     /// The kind of vector memory address the body uses (`rt::AddrKind`), computed for all
     /// lanes in the prologue.
     lane_addrs: Option<TokenStream>,
+    /// Nesting of conditionals and loops: an operand written inside one may keep its old
+    /// value, so it is loaded first.
+    depth: u32,
 }
 
 impl<'a> Lower<'a> {
@@ -295,6 +298,7 @@ impl<'a> Lower<'a> {
             uses_s2,
             known_written: BTreeSet::new(),
             lane_addrs: None,
+            depth: 0,
             ds_addr_with_offset: cx.family == Family::Ds && {
                 let text = format!("{:?}{:?}", cx.ir.body, cx.ir.lambdas);
                 !["OFFSET", "OFFSET0", "OFFSET1", "offset", "INST0", "INST1"]
@@ -710,6 +714,7 @@ impl<'a> Lower<'a> {
                 arms, otherwise, ..
             } => {
                 let mut out = TokenStream::new();
+                self.depth += 1;
                 for (k, (c, body)) in arms.iter().enumerate() {
                     let c = self.cond(c)?;
                     let body = self.block(body)?;
@@ -723,6 +728,7 @@ impl<'a> Lower<'a> {
                     let body = self.block(otherwise)?;
                     out.extend(quote!(else { #body }));
                 }
+                self.depth -= 1;
                 out
             }
             Stmt::For {
@@ -738,7 +744,9 @@ impl<'a> Lower<'a> {
                     .ok_or_else(|| format!("loop counter `{var}` has no type"))?;
                 let from = self.as_i128(from)?;
                 let to = self.as_i128(to)?;
+                self.depth += 1;
                 let body = self.block(body)?;
+                self.depth -= 1;
                 let name = local_ident(var);
                 let set = from_bits(quote!(it__ as u128), ty)?;
                 quote! {
@@ -756,7 +764,9 @@ impl<'a> Lower<'a> {
             }
             Stmt::While { cond, body, .. } => {
                 let c = self.cond(cond)?;
+                self.depth += 1;
                 let body = self.block(body)?;
+                self.depth -= 1;
                 quote! {
                     {
                         let mut guard__ = 0u32;
@@ -926,6 +936,12 @@ impl<'a> Lower<'a> {
                 quote!({ let i__ = rt::index(#i, #len)?; #name[i__] = #v; })
             }
             PlaceKind::Reg(n) => self.store_reg(n, place.ty, bits)?,
+            PlaceKind::View { base } if w >= base.ty.width => self.store(base, bits)?,
+            PlaceKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if w >= base.ty.width && is_zero_const(lo) => self.store(base, bits)?,
             PlaceKind::View { base } => self.store_part(base, quote!(0u128), w, bits)?,
             PlaceKind::Bit { base, index } if self.wide_base(base).is_some() => {
                 let r = self.wide_base(base).unwrap_or(Role::D0);
@@ -1183,8 +1199,12 @@ impl<'a> Lower<'a> {
                     Some(NameRef::Role(r)) => r,
                     _ => Role::Vdst,
                 };
+                let depth = self.depth;
                 let u = self.roles.entry(role).or_default();
                 u.written = true;
+                if depth > 0 {
+                    u.partial = true;
+                }
                 if role == Role::D0 && ty.is_integer() {
                     u.int_result = true;
                 }
@@ -2005,6 +2025,14 @@ fn is_lane_id(e: &Expr) -> bool {
         x = expr;
     }
     matches!(&x.kind, ExprKind::Const(n) if matches!(n.as_str(), "laneId" | "laneID" | "threadId" | "ThreadPosition"))
+}
+
+fn is_zero_const(e: &Expr) -> bool {
+    let mut x = e;
+    while let ExprKind::Convert { expr, .. } = &x.kind {
+        x = expr;
+    }
+    matches!(x.kind, ExprKind::Int(0))
 }
 
 fn compound_op(op: AssignOp) -> BinOp {
