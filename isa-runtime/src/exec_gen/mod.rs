@@ -1137,14 +1137,14 @@ impl Mods {
                 m.abs |= f(field::SRC0_ABS) as u8 | (f(field::SRC1_ABS) as u8) << 1;
                 m.neg |= f(field::SRC0_NEG) as u8 | (f(field::SRC1_NEG) as u8) << 1;
             }
+            variant::VOP3P if dpp_applied => {
+                // The halves are picked by `vop3p_src` (or by the pseudocode itself).
+                m.neg = 0;
+                m.abs = 0;
+            }
             variant::VOP3P => {
-                let opsel_hi_default = if b.has_field(field::OPSEL_HI2) {
-                    f(field::OPSEL_HI) | f(field::OPSEL_HI2) << 2
-                } else {
-                    f(field::OPSEL_HI)
-                };
                 if f(field::OPSEL) != 0
-                    || (b.has_field(field::OPSEL_HI) && opsel_hi_default != 7)
+                    || (b.has_field(field::OPSEL_HI) && opsel_hi(d, b) & 3 != 3)
                     || f(field::NEG) != 0
                     || f(field::NEG_HI) != 0
                 {
@@ -1515,6 +1515,60 @@ impl LaneAddrs {
     #[inline]
     pub fn at(&self, lane: usize) -> u64 {
         self.0[lane & (MAX_LANES - 1)]
+    }
+}
+
+/// VOP3P's OPSEL_HI bits, with CDNA's third bit (`OPSEL_HI2`, bit 14) when it is separate.
+fn opsel_hi(d: &Decoded, b: &Binding) -> u64 {
+    let hi = b.field(d, field::OPSEL_HI);
+    if b.has_field(field::OPSEL_HI2) {
+        hi | b.field(d, field::OPSEL_HI2) << 2
+    } else {
+        hi
+    }
+}
+
+/// Packed math (VOP3P): source `k` as the pseudocode sees it: its low half taken from the
+/// register's high half when OPSEL bit `k` is set, its high half from the low half when
+/// OPSEL_HI bit `k` is clear, and NEG/NEG_HI flipping the sign bit of each half. `values`
+/// holds every lane's 32-bit source. Forms of other encodings are unchanged.
+pub fn vop3p_src(d: &Decoded, b: &Binding, k: usize, values: &mut [u32; MAX_LANES]) {
+    if b.variant != variant::VOP3P {
+        return;
+    }
+    let bit = |f: u64| (f >> k) & 1 != 0;
+    let sel_lo = bit(b.field(d, field::OPSEL));
+    let sel_hi = !b.has_field(field::OPSEL_HI) || bit(opsel_hi(d, b));
+    let neg_lo = (bit(b.field(d, field::NEG)) as u32) << 15;
+    let neg_hi = (bit(b.field(d, field::NEG_HI)) as u32) << 15;
+    if !sel_lo && sel_hi && neg_lo == 0 && neg_hi == 0 {
+        return;
+    }
+    for v in values.iter_mut() {
+        let (l, h) = (*v & 0xffff, *v >> 16);
+        let lo = if sel_lo { h } else { l } ^ neg_lo;
+        let hi = if sel_hi { h } else { l } ^ neg_hi;
+        *v = lo | hi << 16;
+    }
+}
+
+/// Packed math on 64-bit sources (`V_PK_FMA_F32`): only the default selects are modelled.
+pub fn vop3p_src64(d: &Decoded, b: &Binding, k: usize) -> Result<(), ExecError> {
+    if b.variant != variant::VOP3P {
+        return Ok(());
+    }
+    let bit = |f: u64| (f >> k) & 1 != 0;
+    let default = !bit(b.field(d, field::OPSEL))
+        && (!b.has_field(field::OPSEL_HI) || bit(opsel_hi(d, b)))
+        && !bit(b.field(d, field::NEG))
+        && !bit(b.field(d, field::NEG_HI));
+    if default {
+        Ok(())
+    } else {
+        Err(ExecError::unsupported(
+            d.mnemonic(),
+            "VOP3P half selects of 64-bit sources are not modelled",
+        ))
     }
 }
 

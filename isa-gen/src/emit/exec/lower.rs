@@ -276,6 +276,8 @@ pub(crate) struct Lower<'a> {
     /// Nesting of conditionals and loops: an operand written inside one may keep its old
     /// value, so it is loaded first.
     depth: u32,
+    /// The entry reads OPSEL/OPSEL_HI/NEG/NEG_HI itself (VOP3P mixed precision).
+    reads_opsel: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -299,6 +301,7 @@ impl<'a> Lower<'a> {
             known_written: BTreeSet::new(),
             lane_addrs: None,
             depth: 0,
+            reads_opsel: mentions_name(&cx.ir.body, &["OPSEL", "OPSEL_HI", "NEG", "NEG_HI"]),
             ds_addr_with_offset: cx.family == Family::Ds && {
                 let text = format!("{:?}{:?}", cx.ir.body, cx.ir.lambdas);
                 !["OFFSET", "OFFSET0", "OFFSET1", "offset", "INST0", "INST1"]
@@ -378,7 +381,10 @@ impl<'a> Lower<'a> {
                 .map(|u| read_classes(&u.reads).into_iter().collect())
                 .unwrap_or_default();
             if classes.iter().any(|c| *c > 32) || s0.is_some_and(|u| u.written) {
-                pro.extend(quote!(if b.variant != rt::variant::PLAIN {
+                pro.extend(quote!(if matches!(
+                    b.variant,
+                    rt::variant::DPP16 | rt::variant::DPP8 | rt::variant::DPP
+                ) {
                     return Err(ExecError::unsupported(
                         d.mnemonic(),
                         "DPP on a source wider than 32 bits is not modelled",
@@ -392,6 +398,24 @@ impl<'a> Lower<'a> {
                 pro.extend(quote!(
                     let exec = exec & !rt::dpp_src0(w, d, b, &mut [#(#arrays),*])?;
                 ));
+            }
+        }
+        // Packed math: the halves each source contributes (unless the pseudocode reads
+        // OPSEL itself, as the mixed-precision FMAs do).
+        if family == Family::Vop3p && self.mode == ExecMode::Lane && !self.reads_opsel {
+            for role in [Role::S0, Role::S1, Role::S2] {
+                let Some(u) = self.roles.get(&role).filter(|u| !u.written) else {
+                    continue;
+                };
+                let k = role.source_index().unwrap_or(0);
+                for class in read_classes(&u.reads) {
+                    if class > 32 {
+                        pro.extend(quote!(rt::vop3p_src64(d, b, #k)?;));
+                    } else {
+                        let p = format_ident!("p_{}_{}", role.ident().to_ascii_lowercase(), class);
+                        pro.extend(quote!(rt::vop3p_src(d, b, #k, &mut #p);));
+                    }
+                }
             }
         }
         if self.vcc_local() && (self.vcc.0 || self.vcc.1) {
