@@ -1136,3 +1136,17 @@ fn vop3p_sources_take_the_selected_halves() {
     // The selects of other sources do not matter.
     assert_eq!(run(0b110, 0b001, 0b110, 0), 0xaaaa_5555);
 }
+
+/// `ds_bpermute_fi_b32` also reads inactive lanes (AMD's rdna4 and cdna5 specs).
+#[test]
+fn ds_bpermute_fi_reads_inactive_lanes() {
+    for (spec, t) in with("ds_bpermute_fi_b32") {
+        let mut w = wave(spec);
+        set_v(&mut w, 1, &[0, 0, 12, 4]);
+        set_v(&mut w, 2, &[0xa, 0xb, 0xc, 0xd]);
+        set_v(&mut w, 3, &[1, 2, 3, 4]);
+        w.exec = 0b1010;
+        run_ok(spec, &t, "ds_bpermute_fi_b32 v3, v1, v2", &mut w);
+        assert_eq!(get_v(&w, 3)[..4], [1, 0xa, 3, 0xb], "{}", spec.generation);
+    }
+}

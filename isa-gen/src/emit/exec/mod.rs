@@ -412,7 +412,7 @@ fn find_semantics(
             note: String::new(),
         };
     }
-    if let Some(src) = source::borrow_source(g) {
+    for src in source::borrow_sources(g) {
         if let Some(e) = first_entry(&names, |n| sem.amd_entry(src, n)) {
             // Borrow by name when the operand signatures agree.
             let mut note = String::new();
@@ -466,13 +466,9 @@ fn find_semantics(
         "no pseudocode: AMD's is absent and the project's fixture pseudocode has no entry"
             .to_string()
     } else {
-        format!(
-            "no pseudocode entry in {}{}",
-            g.name(),
-            source::borrow_source(g)
-                .map(|s| format!(" or {}", s.name()))
-                .unwrap_or_default()
-        )
+        let mut gens = vec![g.name()];
+        gens.extend(source::borrow_sources(g).iter().map(|s| s.name()));
+        format!("no pseudocode entry in {}", gens.join(" or "))
     })
 }
 

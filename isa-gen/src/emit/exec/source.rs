@@ -37,6 +37,17 @@ pub fn borrow_source(g: Generation) -> Option<Generation> {
     }
 }
 
+/// Every generation `g` borrows from, in order: [`borrow_source`], then for CDNA5 the RDNA4
+/// text, for the instructions CDNA5 shares with RDNA4 and CDNA4 lacks (`DS_BPERMUTE_FI_B32`);
+/// operand signatures are compared there too.
+pub fn borrow_sources(g: Generation) -> Vec<Generation> {
+    let mut v: Vec<Generation> = borrow_source(g).into_iter().collect();
+    if g == Generation::Cdna5 {
+        v.push(Generation::Rdna4);
+    }
+    v
+}
+
 /// An override entry's origin and reason.
 #[derive(Clone, Debug)]
 pub struct OverrideEntry {

@@ -205,6 +205,10 @@ fn borrowing_map_and_signature_comparison() {
         assert_eq!(borrow_source(g), Some(Generation::Cdna4));
     }
     assert_eq!(borrow_source(Generation::Rdna4), None);
+    assert_eq!(
+        source::borrow_sources(Generation::Cdna5),
+        vec![Generation::Cdna4, Generation::Rdna4]
+    );
     let a = vec![
         (false, true, 32, "U32".to_string()),
         (true, false, 32, "U32".to_string()),
