@@ -1110,6 +1110,7 @@ fn vop3p_sources_take_the_selected_halves() {
             (field::NEG, idx("NEG")),
         ]),
         variant: variant::VOP3P,
+        t16: 0,
         unsupported: "",
     };
     assert_eq!(binding.fields[field::NEG_HI], NONE);

@@ -386,6 +386,10 @@ pub struct Binding {
     pub fields: [u8; field::COUNT],
     /// One of [`variant`].
     pub variant: u8,
+    /// Bit `r`: the role's operand is a 16-bit VGPR of a True16 encoding (RDNA3 and later
+    /// VOP1/VOP2/VOPC), where register numbers from 128 name the high halves of v0..v127;
+    /// those are not modelled.
+    pub t16: u32,
     /// Non-empty: the form cannot be executed, and why.
     pub unsupported: &'static str,
 }
@@ -399,6 +403,16 @@ impl Binding {
             .ok_or_else(|| ExecError::illegal("form", "no operand binding for this form"))?;
         if !b.unsupported.is_empty() {
             return Err(ExecError::unsupported(d.mnemonic(), b.unsupported));
+        }
+        if b.t16 != 0 {
+            for r in 0..role::COUNT {
+                if b.t16 >> r & 1 != 0 && matches!(b.op(d, r), Ok(Src::Vgpr(n)) if n >= 128) {
+                    return Err(ExecError::unsupported(
+                        d.mnemonic(),
+                        "True16 high halves (v0.h..v127.h) are not modelled",
+                    ));
+                }
+            }
         }
         Ok(b)
     }

@@ -432,6 +432,8 @@ pub(crate) struct FormBinding {
     pub variant: Option<Variant>,
     /// Roles whose operand is a VGPR (or AGPR) in this form.
     pub vector: Vec<Role>,
+    /// Roles that are 16-bit VGPRs of a True16 encoding (see `rt::Binding::t16`).
+    pub t16: Vec<Role>,
 }
 
 impl FormBinding {
@@ -480,11 +482,25 @@ pub(crate) fn bind_form(
     let field_name = |o: &crate::model::Operand| o.field_name.clone().unwrap_or_default();
     let type_name = |o: &crate::model::Operand| o.operand_type_name.clone().unwrap_or_default();
     let dfmt = |o: &crate::model::Operand| o.data_format_name.clone().unwrap_or_default();
+    // RDNA3 and later encode the high half of a 16-bit VGPR in the register number's bit 7 in
+    // VOP1, VOP2 and VOPC (VOP3 uses op_sel instead).
+    let true16 = matches!(
+        spec.generation,
+        Some(
+            crate::Generation::Rdna3
+                | crate::Generation::Rdna3_5
+                | crate::Generation::Rdna4
+                | crate::Generation::Cdna5
+        )
+    ) && matches!(family, Family::Vop1 | Family::Vop2 | Family::Vopc);
     let set = |b: &mut FormBinding, r: Role, i: usize| {
         if b.op(r).is_some() {
             return;
         }
         let o = &ie.operands[i];
+        if true16 && o.size == 16 {
+            b.t16.push(r);
+        }
         b.ops.push((r, i));
         b.sizes.push((r, o.size));
         let f = dfmt(o);
@@ -596,6 +612,5 @@ pub(crate) fn bind_form(
             b.fields.push((meaning, i));
         }
     }
-    let _ = spec;
     b
 }

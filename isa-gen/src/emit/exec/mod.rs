@@ -633,6 +633,10 @@ fn binding_tokens(b: &FormBinding, unsupported: Option<&str>) -> TokenStream {
         quote!((rt::field::#f, #i))
     });
     let variant = format_ident!("{}", b.variant.unwrap_or(binding::Variant::Plain).ident());
+    let t16 = b.t16.iter().map(|r| {
+        let r = role(*r);
+        quote!((1u32 << rt::role::#r))
+    });
     let un = unsupported.unwrap_or("");
     quote! {
         rt::Binding {
@@ -642,6 +646,7 @@ fn binding_tokens(b: &FormBinding, unsupported: Option<&str>) -> TokenStream {
             f64s: 0u32 #(| #f64s)*,
             fields: rt::fields(&[#(#fields),*]),
             variant: rt::variant::#variant,
+            t16: 0u32 #(| #t16)*,
             unsupported: #un,
         }
     }
