@@ -146,6 +146,26 @@ fn is_operand_field(spec: &IsaSpec, encoding: u16, field: usize) -> bool {
         .filter(|f| f.encoding == encoding)
         .any(|f| f.operands.iter().any(|o| o.field == Some(field as u8)))
         || operand_fields_by_name().contains(&(enc.name, enc.fields[field].name))
+        || is_memory_register_field(enc.name, enc.fields[field].name)
+}
+
+/// The register fields of the memory encodings (DS, FLAT and their RDNA 4+/CDNA 5 names):
+/// they hold a VGPR when an instruction uses them and must be zero otherwise. Named here so the
+/// rule does not depend on which instructions a partial spec happens to hold (a fixture with
+/// no two-data DS instruction still has a DATA1 field).
+fn is_memory_register_field(encoding: &str, field: &str) -> bool {
+    let memory = ["DS", "VDS", "FLAT", "VFLAT", "VGLOBAL", "VSCRATCH"]
+        .iter()
+        .any(|m| {
+            encoding
+                .strip_prefix("ENC_")
+                .is_some_and(|e| e == *m || e.starts_with(&format!("{m}_")))
+        });
+    memory
+        && matches!(
+            field,
+            "VDST" | "DATA0" | "DATA1" | "DATA" | "ADDR" | "VADDR"
+        )
 }
 
 /// (encoding name, field name) of every field that holds a register operand in some form of a
