@@ -408,6 +408,18 @@ impl<'a> XmlReader<'a> {
         }
     }
 
+    /// A required child's value: reported as missing (at the parent) when absent or empty.
+    fn require<T>(&mut self, value: Option<T>, pos: usize, parent: &str, child: &str) -> Option<T>
+    where
+        T: RequiredValue,
+    {
+        let value = value.filter(|v| !v.is_blank());
+        if value.is_none() {
+            self.missing(pos, parent, child);
+        }
+        value
+    }
+
     fn missing(&mut self, pos: usize, parent: &str, child: &str) {
         self.rep.error(
             "missing-element",
@@ -682,16 +694,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                enc.name = n;
-                Ok(Some(enc))
-            }
-            _ => {
-                self.missing(pos, "Encoding", "EncodingName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "Encoding", "EncodingName") else {
+            return Ok(None);
+        };
+        enc.name = n;
+        Ok(Some(enc))
     }
 
     fn read_condition(
@@ -735,16 +742,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                cond.name = n;
-                Ok(Some(cond))
-            }
-            _ => {
-                self.missing(pos, "EncodingCondition", "ConditionName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "EncodingCondition", "ConditionName") else {
+            return Ok(None);
+        };
+        cond.name = n;
+        Ok(Some(cond))
     }
 
     /// One node of a condition tree; `None` if the element is not an expression node.
@@ -912,16 +914,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                f.name = n;
-                Ok(Some(f))
-            }
-            _ => {
-                self.missing(pos, "Field", "FieldName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "Field", "FieldName") else {
+            return Ok(None);
+        };
+        f.name = n;
+        Ok(Some(f))
     }
 
     fn read_range(&mut self, e: &BytesStart<'a>, empty: bool, pos: usize) -> Res<Option<BitRange>> {
@@ -975,21 +972,14 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match (off, cnt) {
-            (Some(o), Some(c)) => {
-                r.bit_offset = o;
-                r.bit_count = c;
-                Ok(Some(r))
-            }
-            (None, _) => {
-                self.missing(pos, "Range", "BitOffset");
-                Ok(None)
-            }
-            (_, None) => {
-                self.missing(pos, "Range", "BitCount");
-                Ok(None)
-            }
-        }
+        let off = self.require(off, pos, "Range", "BitOffset");
+        let cnt = self.require(cnt, pos, "Range", "BitCount");
+        let (Some(o), Some(c)) = (off, cnt) else {
+            return Ok(None);
+        };
+        r.bit_offset = o;
+        r.bit_count = c;
+        Ok(Some(r))
     }
 
     fn read_predefined_value(
@@ -1024,21 +1014,14 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match (name, value) {
-            (Some(n), Some(val)) => {
-                v.name = n;
-                v.value = val;
-                Ok(Some(v))
-            }
-            (None, _) => {
-                self.missing(pos, "PredefinedValue", "Name");
-                Ok(None)
-            }
-            (_, None) => {
-                self.missing(pos, "PredefinedValue", "Value");
-                Ok(None)
-            }
-        }
+        let name = self.require(name, pos, "PredefinedValue", "Name");
+        let value = self.require(value, pos, "PredefinedValue", "Value");
+        let (Some(n), Some(val)) = (name, value) else {
+            return Ok(None);
+        };
+        v.name = n;
+        v.value = val;
+        Ok(Some(v))
     }
 
     fn read_instruction(
@@ -1130,16 +1113,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                ins.name = n;
-                Ok(Some(ins))
-            }
-            _ => {
-                self.missing(pos, "Instruction", "InstructionName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "Instruction", "InstructionName") else {
+            return Ok(None);
+        };
+        ins.name = n;
+        Ok(Some(ins))
     }
 
     fn read_instruction_encoding(
@@ -1180,16 +1158,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                ie.encoding_name = n;
-                Ok(Some(ie))
-            }
-            _ => {
-                self.missing(pos, "InstructionEncoding", "EncodingName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "InstructionEncoding", "EncodingName") else {
+            return Ok(None);
+        };
+        ie.encoding_name = n;
+        Ok(Some(ie))
     }
 
     fn read_operand(
@@ -1291,16 +1264,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                df.name = n;
-                Ok(Some(df))
-            }
-            _ => {
-                self.missing(pos, "DataFormat", "DataFormatName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "DataFormat", "DataFormatName") else {
+            return Ok(None);
+        };
+        df.name = n;
+        Ok(Some(df))
     }
 
     fn read_operand_type(
@@ -1356,16 +1324,11 @@ impl<'a> XmlReader<'a> {
             }
             Ok(true)
         })?;
-        match name {
-            Some(n) if !n.is_empty() => {
-                ot.name = n;
-                Ok(Some(ot))
-            }
-            _ => {
-                self.missing(pos, "OperandType", "OperandTypeName");
-                Ok(None)
-            }
-        }
+        let Some(n) = self.require(name, pos, "OperandType", "OperandTypeName") else {
+            return Ok(None);
+        };
+        ot.name = n;
+        Ok(Some(ot))
     }
 
     fn read_functional_group(
@@ -1412,6 +1375,29 @@ impl<'a> XmlReader<'a> {
             return Ok(None);
         }
         Ok(Some((name, description)))
+    }
+}
+
+/// A value that a required child element gives; empty text counts as absent.
+trait RequiredValue {
+    fn is_blank(&self) -> bool;
+}
+
+impl RequiredValue for String {
+    fn is_blank(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl RequiredValue for u32 {
+    fn is_blank(&self) -> bool {
+        false
+    }
+}
+
+impl RequiredValue for i64 {
+    fn is_blank(&self) -> bool {
+        false
     }
 }
 
