@@ -238,6 +238,40 @@ fn duplicate_instruction_keeps_the_first() {
 }
 
 #[test]
+fn an_instruction_encoding_listed_twice_is_a_warning_and_kept_once() {
+    let start = MINI
+        .find("                    <InstructionEncoding>")
+        .unwrap();
+    let end = MINI
+        .find("                </InstructionEncodings>")
+        .unwrap();
+    let one = &MINI[start..end];
+    // An identical copy is dropped; a copy with another opcode is a different encoding.
+    let twice = MINI.replace(one, &format!("{one}{one}"));
+    let spec = load(&twice);
+    assert_eq!(spec.instructions[0].encodings.len(), 1);
+    let dup: Vec<_> = codes(&spec)
+        .into_iter()
+        .filter(|c| c.0 == "duplicate-instruction-encoding")
+        .collect();
+    assert_eq!(dup.len(), 1);
+    assert_eq!(dup[0].1, Severity::Warning);
+    let second = twice
+        .match_indices("<InstructionEncoding>")
+        .nth(1)
+        .unwrap()
+        .0;
+    assert_eq!(dup[0].2, twice[..second].matches('\n').count() as u32 + 1);
+
+    let differing = MINI.replace(one, &format!("{one}{}", one.replace(">29<", ">30<")));
+    let spec = load(&differing);
+    assert_eq!(spec.instructions[0].encodings.len(), 2);
+    assert!(!codes(&spec)
+        .iter()
+        .any(|c| c.0 == "duplicate-instruction-encoding"));
+}
+
+#[test]
 fn invalid_utf8_is_located_and_the_prefix_is_read() {
     let mut bytes = MINI.as_bytes().to_vec();
     let at = MINI.find("<DataFormats>").unwrap();

@@ -487,11 +487,27 @@ fn build_instructions(
                 format!("instruction {} has no encodings", ins.name),
             );
         }
-        let encs = ins
-            .encodings
-            .into_iter()
-            .map(|ie| build_instruction_encoding(rep, &ins.name, ie, encodings, index))
-            .collect();
+        let mut encs: Vec<InstructionEncoding> = Vec::with_capacity(ins.encodings.len());
+        for ie in ins.encodings {
+            let built = build_instruction_encoding(rep, &ins.name, ie, encodings, index);
+            // AMD's files list some instruction encodings twice, element for element (RDNA3's
+            // GLOBAL_LOAD_B32 in ENC_FLAT_GLOBAL): the copy can never be selected, so it is
+            // reported and dropped rather than becoming a second, unreachable form.
+            if encs.iter().any(|e| same_instruction_encoding(e, &built)) {
+                rep.warning(
+                    "duplicate-instruction-encoding",
+                    built.pos,
+                    format!(
+                        "{} lists {} with condition {} twice, with the same opcode and operands; the copy is ignored",
+                        ins.name,
+                        built.encoding_name,
+                        built.condition_name.as_deref().unwrap_or("default"),
+                    ),
+                );
+                continue;
+            }
+            encs.push(built);
+        }
         out.push(Instruction {
             name: ins.name,
             flags: ins.flags,
@@ -504,6 +520,15 @@ fn build_instructions(
         });
     }
     out
+}
+
+/// Two instruction encodings that say the same thing (positions aside).
+fn same_instruction_encoding(a: &InstructionEncoding, b: &InstructionEncoding) -> bool {
+    a.encoding_name == b.encoding_name
+        && a.condition_name == b.condition_name
+        && a.condition_id == b.condition_id
+        && a.opcode == b.opcode
+        && a.operands == b.operands
 }
 
 fn build_instruction_encoding(

@@ -237,7 +237,7 @@ pub struct InstructionEncoding {
     pub pos: usize,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct Operand {
     pub order: u32,
     pub input: bool,
