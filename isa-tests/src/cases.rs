@@ -95,6 +95,8 @@ pub struct CaseStats {
     /// Random instances that decoded as another form (for example a source value that selects
     /// the literal encoding), dropped.
     pub rejected: usize,
+    /// Forms no valid instance was found for.
+    pub without_cases: Vec<u16>,
 }
 
 /// Up to `per_form` valid instances of every form of `spec`.
@@ -129,6 +131,8 @@ pub fn generate(
         }
         if made > 0 {
             stats.forms_with_cases += 1;
+        } else {
+            stats.without_cases.push(form);
         }
         stats.cases += made;
     }

@@ -43,15 +43,65 @@ pub struct Report {
     /// Cases llvm-mc crashed on (isolated and skipped).
     pub llvm_crashed: usize,
     pub mismatches: Vec<Mismatch>,
+    /// Cases of forms listed in `llvm-disagreements.txt` (AMD's spec and LLVM differ about
+    /// the instruction), moved out of `mismatches` by [`Report::separate_listed`].
+    pub disagreements: Vec<Mismatch>,
     /// Forms the generator left out (with reasons in the spec's `skipped` table).
     pub generator_skipped: usize,
+    /// Forms no valid random instance was found for (named as in the mismatch list).
+    pub without_cases: Vec<String>,
+}
+
+/// The entries of `llvm-disagreements.txt`: `<set>-<generation> <mode> <INSTRUCTION in ENCODING>`.
+pub fn listed_disagreements() -> std::collections::BTreeSet<String> {
+    include_str!("../llvm-disagreements.txt")
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+impl Report {
+    /// The key of a form in `llvm-disagreements.txt`.
+    pub fn key(&self, set: &str, mode: &str, form: &str) -> String {
+        format!("{set}-{} {mode} {form}", self.generation)
+    }
+
+    /// Moves the cases of listed forms from `mismatches` to `disagreements`; returns the listed
+    /// forms of this generation and mode that had no disagreeing case (stale entries).
+    pub fn separate_listed(
+        &mut self,
+        set: &str,
+        mode: &str,
+        listed: &std::collections::BTreeSet<String>,
+    ) -> Vec<String> {
+        let (listed_cases, rest): (Vec<Mismatch>, Vec<Mismatch>) =
+            std::mem::take(&mut self.mismatches)
+                .into_iter()
+                .partition(|m| listed.contains(&self.key(set, mode, &m.form)));
+        self.mismatches = rest;
+        self.disagreements = listed_cases;
+        let prefix = self.key(set, mode, "");
+        listed
+            .iter()
+            .filter(|k| k.starts_with(&prefix))
+            .filter(|k| {
+                !self
+                    .disagreements
+                    .iter()
+                    .any(|m| **k == self.key(set, mode, &m.form))
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:<8} {:<8} forms {:>4}/{:<4} instructions {:>4} cases {:>5} agree {:>5} mismatches {:>4} llvm-crashed {:>2} skipped-by-generator {}",
+            "{:<8} {:<8} forms {:>4}/{:<4} instructions {:>4} cases {:>5} agree {:>5} mismatches {:>4} spec-vs-llvm {:>3} llvm-crashed {:>2} skipped-by-generator {}",
             self.generation,
             self.mcpu,
             self.forms_covered,
@@ -60,6 +110,7 @@ impl fmt::Display for Report {
             self.cases,
             self.agree,
             self.mismatches.len(),
+            self.disagreements.len(),
             self.llvm_crashed,
             self.generator_skipped
         )
@@ -93,6 +144,11 @@ pub fn disassembly(
         forms_covered: stats.forms_with_cases,
         cases: instances.len(),
         generator_skipped: spec.skipped.len(),
+        without_cases: stats
+            .without_cases
+            .iter()
+            .map(|&f| form_name(spec, f))
+            .collect(),
         ..Default::default()
     };
     let mut covered = std::collections::BTreeSet::new();
@@ -151,6 +207,11 @@ pub fn assembly(
         forms: spec.forms.len(),
         forms_covered: stats.forms_with_cases,
         generator_skipped: spec.skipped.len(),
+        without_cases: stats
+            .without_cases
+            .iter()
+            .map(|&f| form_name(spec, f))
+            .collect(),
         ..Default::default()
     };
     let mut covered = std::collections::BTreeSet::new();

@@ -14,6 +14,8 @@
 //! The disassembler is the single description of the syntax: what it prints, the assembler
 //! reads, and the two can never disagree on an accepted line.
 
+mod syntax;
+
 use crate::decode::Instruction;
 use crate::disasm::disassemble;
 use crate::tables::{IsaSpec, OperandInfo, OperandTypeInfo};
@@ -231,11 +233,12 @@ fn operand_value_in(
     ))
 }
 
+/// A line in the form texts are compared in: single spaces, lower case, and notations that
+/// LLVM reads to the same bits written alike (see [`syntax::swizzle_as_number`] and
+/// [`syntax::wide_lit64_as_number`]).
 fn normalize(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
+    let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    syntax::wide_lit64_as_number(&syntax::swizzle_as_number(&line)).to_ascii_lowercase()
 }
 
 /// Assembles one instruction (no label, no comment).
@@ -289,6 +292,9 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     // The closest attempt, for the error message.
     let mut closest: Option<(i64, String)> = None;
     for form in forms {
+        if literal64_is_llvms(spec, form, &operands) {
+            continue;
+        }
         let start = initial(spec, form, &operands, &modifiers);
         // The mnemonic (with its encoding suffix) depends on the form, not on field values:
         // a form that prints another mnemonic cannot be the one.
@@ -328,6 +334,43 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         )),
         None => Err(err(rest_col, format!("no encoding of `{mnemonic}` prints as written (closest: `{printed}`)"))),
     }
+}
+
+/// Whether `form` puts a 64-bit integer operand's literal in a 32-bit field although LLVM
+/// writes that value with the generation's 64-bit literal encoding: LLVM 22 (gfx1250) keeps
+/// the 32-bit literal only for values in 0..=0x7fffffff (and for `lit(...)`), and both
+/// encodings print alike, so the printed text cannot tell them apart.
+fn literal64_is_llvms(spec: &'static IsaSpec, form: u16, operands: &[Token]) -> bool {
+    let f = &spec.forms[form as usize];
+    let enc = spec.encoding_of(form);
+    let has_literal64 = spec.instructions[f.instruction as usize]
+        .forms
+        .iter()
+        .any(|&g| {
+            spec.encoding_of(g)
+                .fields
+                .iter()
+                .any(|x| x.name == "LITERAL64")
+        });
+    if !has_literal64 {
+        return false;
+    }
+    let explicit = f
+        .operands
+        .iter()
+        .filter(|o| !o.implicit && o.field.is_some());
+    operands.iter().zip(explicit).any(|(tok, info)| {
+        let integer64 = info.size == 64
+            && ["FMT_NUM_I64", "FMT_NUM_U64", "FMT_NUM_B64"].contains(&info.data_format);
+        let in_literal = info
+            .field
+            .is_some_and(|k| enc.fields[k as usize].name == "LITERAL");
+        let bare = bare_operand(tok.text).0;
+        integer64
+            && in_literal
+            && (bare.starts_with("lit64(")
+                || parse_int(bare).is_some_and(|v| v as u64 > 0x7fff_ffff))
+    })
 }
 
 /// Tokens of a normalized line: mnemonic, operands and modifiers, split at commas and spaces
@@ -494,6 +537,10 @@ fn initial(
             }
             continue;
         };
+        if let Some(value) = syntax::flag_expression(spec.generation, ty, bare) {
+            ins.set_field(field, value);
+            continue;
+        }
         if let Ok((value, literal)) = operand_value(spec, bare, ty, info, literal_bits) {
             ins.set_field(field, value);
             if let (Some(l), Some(lf)) = (literal, literal_field) {
@@ -505,7 +552,12 @@ fn initial(
     // operand, so its first token is a modifier).
     for m in operands.iter().skip(explicit.len()).chain(modifiers) {
         let (name, value) = match m.text.split_once(':') {
-            Some((n, v)) => (n, parse_int(v).unwrap_or(0)),
+            Some((n, v)) => (
+                n,
+                parse_int(v)
+                    .or_else(|| syntax::swizzle_offset(v).map(|o| o as i64))
+                    .unwrap_or(0),
+            ),
             None => (m.text, 1),
         };
         let field_named = |n: &str| {
@@ -523,6 +575,20 @@ fn initial(
             ins.set_field(lo, value as u64 & mask_of(w));
             ins.set_field(hi, (value as u64) >> w);
         }
+    }
+    // GFX9 SMEM offsets: several field settings print alike; LLVM's rule picks one.
+    let soffset_token = explicit
+        .iter()
+        .position(|o| {
+            o.field
+                .is_some_and(|k| enc.fields[k as usize].name == "SOFFSET")
+        })
+        .and_then(|i| operands.get(i));
+    if let Some(tok) = soffset_token {
+        let offset_modifier = modifiers
+            .iter()
+            .find_map(|m| m.text.strip_prefix("offset:"));
+        syntax::gfx9_smem_offset(spec, &mut ins, tok.text, offset_modifier);
     }
     ins
 }

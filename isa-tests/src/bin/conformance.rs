@@ -13,7 +13,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut fixtures = false;
     let mut asm = false;
-    // Print the mismatching forms in known-mismatches.txt's format instead of the report.
+    // Print the mismatching forms in llvm-disagreements.txt's format instead of the report
+    // (listed or not).
     let mut list = false;
     let (mut gen, mut family, mut per_form, mut show, mut seed) =
         (None, None, 6usize, 20usize, 0x5eedu64);
@@ -47,6 +48,7 @@ fn main() -> ExitCode {
     } else {
         isa_runtime::specs()
     };
+    let listed = conformance::listed_disagreements();
     let mut total = 0;
     for spec in specs {
         if gen.as_deref().is_some_and(|g| g != spec.generation) {
@@ -64,6 +66,13 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        let set = if fixtures { "fixture" } else { "amd" };
+        let mode = if asm { "asm" } else { "disasm" };
+        if !list {
+            for stale in r.separate_listed(set, mode, &listed) {
+                println!("  listed in llvm-disagreements.txt but agrees now: {stale}");
+            }
+        }
         if let Some(f) = &family {
             r.mismatches.retain(|m| {
                 m.form
@@ -73,8 +82,6 @@ fn main() -> ExitCode {
             });
         }
         if list {
-            let set = if fixtures { "fixture" } else { "amd" };
-            let mode = if asm { "asm" } else { "disasm" };
             let forms: std::collections::BTreeSet<&str> =
                 r.mismatches.iter().map(|m| m.form.as_str()).collect();
             for f in forms {
@@ -84,6 +91,12 @@ fn main() -> ExitCode {
             continue;
         }
         println!("{r}");
+        for m in r.disagreements.iter().take(show.min(2)) {
+            println!("  listed spec-vs-llvm {m}");
+        }
+        for f in &r.without_cases {
+            println!("  no valid instance generated: {f}");
+        }
         for m in r.mismatches.iter().take(show) {
             println!("  {m}");
         }

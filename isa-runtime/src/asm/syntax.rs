@@ -1,0 +1,273 @@
+//! Operand syntax the assembler reads directly instead of searching for it: LLVM's structured
+//! notations whose text does not fix every bit (several encodings print alike, and LLVM's
+//! assembler picks one of them by rule). Each reader follows the rule LLVM's assembler uses,
+//! so the bytes agree with llvm-mc and not only the printed text.
+
+use crate::decode::Instruction;
+use crate::overrides;
+use crate::tables::{IsaSpec, OperandTypeInfo};
+
+/// `swizzle(...)`, the lane pattern of `ds_swizzle_b32`'s offset, as a 16-bit offset.
+///
+/// Bitmask patterns: lane id `((id & and) | or) ^ xor` over 5 bits, with `and` in bits 4:0,
+/// `or` in 9:5 and `xor` in 14:10. A pattern character sets, per bit, `0`: nothing, `1`: or,
+/// `p`: and, `i`: and + xor — the one choice among the values that print alike.
+pub(super) fn swizzle_offset(text: &str) -> Option<u64> {
+    let inner = text.strip_prefix("swizzle(")?.strip_suffix(')')?;
+    let mut args = inner.split(',').map(str::trim);
+    let kind = args.next()?.to_ascii_uppercase();
+    let nums: Vec<u64> = args
+        .clone()
+        .map(|a| super::parse_int(a).and_then(|v| u64::try_from(v).ok()))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    let bitmask =
+        |and: u64, or: u64, xor: u64| (and & 0x1f) | (or & 0x1f) << 5 | (xor & 0x1f) << 10;
+    match (kind.as_str(), nums.as_slice()) {
+        ("QUAD_PERM", [a, b, c, d]) if [a, b, c, d].iter().all(|&&l| l < 4) => {
+            Some(0x8000 | a | b << 2 | c << 4 | d << 6)
+        }
+        ("SWAP", [n]) if *n > 0 && *n < 32 && n.is_power_of_two() => Some(bitmask(0x1f, 0, *n)),
+        ("REVERSE", [n]) if *n > 1 && *n <= 32 && n.is_power_of_two() => {
+            Some(bitmask(0x1f, 0, n - 1))
+        }
+        ("BROADCAST", [group, lane])
+            if *group > 1 && *group <= 32 && group.is_power_of_two() && lane < group =>
+        {
+            Some(bitmask(0x20 - group, *lane, 0))
+        }
+        ("FFT", [n]) if *n < 32 => Some(0xe000 | n),
+        ("ROTATE", [dir, n]) if *dir < 2 && *n < 32 => Some(0xc000 | dir << 10 | n << 5),
+        ("BITMASK_PERM", _) => {
+            let pattern = args.next()?.strip_prefix('"')?.strip_suffix('"')?;
+            if pattern.len() != 5 {
+                return None;
+            }
+            let (mut and, mut or, mut xor) = (0, 0, 0);
+            for (k, c) in pattern.chars().enumerate() {
+                let bit = 1 << (4 - k);
+                match c.to_ascii_lowercase() {
+                    '0' => {}
+                    '1' => or |= bit,
+                    'p' => and |= bit,
+                    'i' => {
+                        and |= bit;
+                        xor |= bit;
+                    }
+                    _ => return None,
+                }
+            }
+            Some(bitmask(and, or, xor))
+        }
+        _ => None,
+    }
+}
+
+/// The line with each `swizzle(...)` replaced by the offset LLVM's assembler makes of it.
+///
+/// LLVM's printer and assembler do not round-trip swizzles: an offset whose bitmask is a
+/// broadcast may be printed as `BITMASK_PERM` when a redundant AND bit is set, and that text
+/// assembles to the broadcast's offset, which prints as `BROADCAST`. Comparing offsets, not
+/// spellings, lets the assembler accept the encoding LLVM's assembler produces.
+pub(super) fn swizzle_as_number(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find("swizzle(") {
+        let Some(len) = rest[start..].find(')') else {
+            break;
+        };
+        let macro_text = &rest[start..start + len + 1];
+        out.push_str(&rest[..start]);
+        match swizzle_offset(macro_text) {
+            Some(v) => out.push_str(&v.to_string()),
+            None => out.push_str(macro_text),
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The line with `lit64(V)` written as `V` where V is above 0x7fffffff: LLVM's assembler
+/// reads such a plain `V` on a 64-bit integer operand as a 64-bit literal (which its printer
+/// writes as `lit64(V)`), so both spellings name the same bits. Smaller values keep the
+/// wrapper: plain, they are inline constants or 32-bit literals.
+pub(super) fn wide_lit64_as_number(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find("lit64(") {
+        let Some(len) = rest[start..].find(')') else {
+            break;
+        };
+        let inner = &rest[start + "lit64(".len()..start + len];
+        out.push_str(&rest[..start]);
+        match super::parse_int(inner) {
+            Some(v) if v as u64 > 0x7fff_ffff => out.push_str(inner),
+            _ => out.push_str(&rest[start..start + len + 1]),
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A `|` expression over an operand type's values, as LLVM prints `s_version`'s operand
+/// (`(UC_VERSION_GFX11|UC_VERSION_W64_BIT)|UC_VERSION_W32_BIT`): each term is a number, a
+/// value the type names, a version name, or `<PREFIX>_<FIELD>_BIT` for a one-bit sub-field.
+pub(super) fn flag_expression(generation: &str, ty: &OperandTypeInfo, text: &str) -> Option<u64> {
+    if !text.contains('|') {
+        return None;
+    }
+    let mut value = 0u64;
+    for term in text.split('|') {
+        let term = term.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace());
+        value |= flag_term(generation, ty, term)?;
+    }
+    Some(value)
+}
+
+fn flag_term(generation: &str, ty: &OperandTypeInfo, term: &str) -> Option<u64> {
+    if let Some(v) = super::parse_int(term) {
+        return u64::try_from(v).ok();
+    }
+    let upper = term.to_ascii_uppercase();
+    if let Some(v) = ty.named_value(&upper) {
+        return u64::try_from(v).ok();
+    }
+    if let Some(flag) = ty.fields.iter().find(|f| {
+        f.width() == 1
+            && upper
+                .strip_suffix("_BIT")
+                .is_some_and(|s| s.ends_with(&format!("_{}", f.name)))
+    }) {
+        return Some(flag.insert(0, 1) as u64);
+    }
+    let version = overrides::VERSION
+        .iter()
+        .find(|e| e.name == upper && e.applies(generation))?;
+    let field = ty.fields.iter().find(|f| f.name == "VERSION")?;
+    Some(field.insert(0, u64::from(version.value)) as u64)
+}
+
+/// GFX9 SMEM offsets (fields `IMM`, `SOFFSET_EN`, `OFFSET`, `SOFFSET`): the operand after the
+/// base is a register, an immediate, or `register offset:imm`. A lone register prints alike
+/// from `SOFFSET` (with `SOFFSET_EN`) and from `OFFSET`'s low bits (with neither bit); LLVM
+/// writes the latter. Sets the fields and returns true when the line has this shape.
+pub(super) fn gfx9_smem_offset(
+    spec: &IsaSpec,
+    ins: &mut Instruction,
+    offset_token: &str,
+    offset_modifier: Option<&str>,
+) -> bool {
+    let enc = ins.encoding();
+    let field = |name: &str| enc.fields.iter().position(|f| f.name == name);
+    let (Some(imm), Some(soe), Some(offset), Some(soffset)) = (
+        field("IMM"),
+        field("SOFFSET_EN"),
+        field("OFFSET"),
+        field("SOFFSET"),
+    ) else {
+        return false;
+    };
+    let Some(soffset_op) = ins
+        .form_info()
+        .operands
+        .iter()
+        .find(|o| o.field == Some(soffset as u8))
+    else {
+        return false;
+    };
+    let Some(ty) = soffset_op
+        .operand_type
+        .map(|t| &spec.operand_types[t as usize])
+    else {
+        return false;
+    };
+    let offset_mask = super::mask_of(enc.fields[offset].width());
+    let register = super::operand_value(spec, offset_token, ty, soffset_op, 32)
+        .ok()
+        .filter(|(_, literal)| literal.is_none())
+        .map(|(code, _)| code)
+        .filter(|_| super::parse_int(offset_token).is_none());
+    let extra = offset_modifier.and_then(super::parse_int);
+    let fields: [(usize, u64); 4] = match (register, extra) {
+        (Some(code), None) => [(imm, 0), (soe, 0), (offset, code), (soffset, 0)],
+        (Some(code), Some(v)) => [
+            (imm, 1),
+            (soe, 1),
+            (offset, v as u64 & offset_mask),
+            (soffset, code),
+        ],
+        (None, None) => match super::parse_int(offset_token) {
+            Some(v) => [
+                (imm, 1),
+                (soe, 0),
+                (offset, v as u64 & offset_mask),
+                (soffset, 0),
+            ],
+            None => return false,
+        },
+        (None, Some(_)) => return false,
+    };
+    for (k, v) in fields {
+        ins.set_field(k, v);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swizzle_macros_give_llvm_offsets() {
+        assert_eq!(swizzle_offset("swizzle(QUAD_PERM,0,1,2,3)"), Some(0x80e4));
+        assert_eq!(swizzle_offset("swizzle(SWAP,1)"), Some(0x041f));
+        assert_eq!(swizzle_offset("swizzle(REVERSE,8)"), Some(0x1c1f));
+        assert_eq!(swizzle_offset("swizzle(BROADCAST,32,31)"), Some(0x03e0));
+        assert_eq!(swizzle_offset("swizzle(FFT,31)"), Some(0xe01f));
+        assert_eq!(swizzle_offset("swizzle(ROTATE,1,31)"), Some(0xc7e0));
+        // "p0111": bit 4 kept, bit 3 cleared, bits 2..0 set through OR (AND left clear).
+        assert_eq!(
+            swizzle_offset("swizzle(BITMASK_PERM,\"p0111\")"),
+            Some(0x10 | 0x7 << 5)
+        );
+        assert_eq!(
+            swizzle_offset("swizzle(BITMASK_PERM,\"iiiii\")"),
+            Some(0x1f | 0x1f << 10)
+        );
+        assert_eq!(swizzle_offset("swizzle(BITMASK_PERM,\"p01x1\")"), None);
+        assert_eq!(swizzle_offset("swizzle(QUAD_PERM,0,1,2,4)"), None);
+        assert_eq!(swizzle_offset("swizzle(SWAP,3)"), None);
+        assert_eq!(swizzle_offset("16"), None);
+    }
+
+    #[test]
+    fn swizzles_compare_by_offset() {
+        // A broadcast, and the same lanes written as a bit pattern.
+        assert_eq!(
+            swizzle_as_number("ds_swizzle_b32 v8, v45 offset:swizzle(BROADCAST,32,12)"),
+            "ds_swizzle_b32 v8, v45 offset:384"
+        );
+        assert_eq!(
+            swizzle_as_number("ds_swizzle_b32 v8, v45 offset:swizzle(BITMASK_PERM,\"01100\") gds"),
+            "ds_swizzle_b32 v8, v45 offset:384 gds"
+        );
+        assert_eq!(
+            swizzle_as_number("offset:swizzle(SWAP,3)"),
+            "offset:swizzle(SWAP,3)"
+        );
+    }
+
+    #[test]
+    fn only_wide_lit64_values_lose_their_wrapper() {
+        assert_eq!(
+            wide_lit64_as_number("s_mov_b64 s[0:1], lit64(0xc7ef2af3)"),
+            "s_mov_b64 s[0:1], 0xc7ef2af3"
+        );
+        assert_eq!(
+            wide_lit64_as_number("s_mov_b64 s[0:1], lit64(0x5)"),
+            "s_mov_b64 s[0:1], lit64(0x5)"
+        );
+    }
+}
