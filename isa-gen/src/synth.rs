@@ -44,7 +44,8 @@ pub fn synthetic_spec(instructions: usize) -> String {
         let _ = write!(s, "            <Instruction>\n                <InstructionFlags>\n                    <IsBranch>FALSE</IsBranch>\n                    <IsConditionalBranch>FALSE</IsConditionalBranch>\n                    <IsIndirectBranch>FALSE</IsIndirectBranch>\n                    <IsProgramTerminator>FALSE</IsProgramTerminator>\n                    <IsImmediatelyExecuted>FALSE</IsImmediatelyExecuted>\n                </InstructionFlags>\n                <InstructionName>V_SYNTHETIC_{i}</InstructionName>\n                <Description>A synthetic instruction number {i}, with a description about as long as the ones in real files, so that the text per element matches: it reads its inputs &amp; writes its output.</Description>\n                <FunctionalGroup>\n                    <Name>VALU</Name>\n                    <FunctionalSubgroups>\n                        <Subgroup>ARITHMETIC</Subgroup>\n                    </FunctionalSubgroups>\n                </FunctionalGroup>\n                <InstructionEncodings>\n");
         let enc = i % encodings;
         let op = (i / encodings) & 0x3ff;
-        // Real instructions have several encodings (VOP3, literal, DPP8, DPP16, ...).
+        // Real instructions have several encodings (VOP3, literal, DPP8, DPP16, ...); the
+        // variants differ in their operands, as real ones do (identical copies are dropped).
         for variant in 0..4 {
             let _ = write!(s, "                    <InstructionEncoding>\n                        <EncodingName>ENC_SYN{enc}</EncodingName>\n                        <EncodingCondition>default</EncodingCondition>\n                        <Opcode Radix=\"10\">{op}</Opcode>\n                        <Operands>\n");
             for (k, (field, ty)) in [
@@ -56,7 +57,7 @@ pub fn synthetic_spec(instructions: usize) -> String {
             .iter()
             .enumerate()
             {
-                let _ = write!(s, "                            <Operand Input=\"{}\" Output=\"{}\" IsImplicit=\"false\" IsBinaryMicrocodeRequired=\"true\" Order=\"{}\">\n                                <FieldName>{field}</FieldName>\n                                <DataFormatName>FMT_SYN_{}</DataFormatName>\n                                <OperandType>{ty}</OperandType>\n                                <OperandSize>32</OperandSize>\n                            </Operand>\n", k > 0, k == 0, k + 1, variant % 3);
+                let _ = write!(s, "                            <Operand Input=\"{}\" Output=\"{}\" IsImplicit=\"false\" IsBinaryMicrocodeRequired=\"true\" Order=\"{}\">\n                                <FieldName>{field}</FieldName>\n                                <DataFormatName>FMT_SYN_{}</DataFormatName>\n                                <OperandType>{ty}</OperandType>\n                                <OperandSize>{}</OperandSize>\n                            </Operand>\n", k > 0, k == 0, k + 1, variant % 3, 32 << (variant / 3));
             }
             s.push_str(
                 "                        </Operands>\n                    </InstructionEncoding>\n",

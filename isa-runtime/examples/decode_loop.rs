@@ -17,12 +17,17 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
-    let words = buf.len() / 4 - 4;
+    // A power of two, so that the index wraps with a mask.
+    let words = 1usize << 16;
+    // `--dynamic`: through `isa_runtime::decode(spec, ..)` (the selector behind a function
+    // pointer) instead of the generation module's inlined `decode`.
+    let rdna3 =
+        spec.generation == "rdna3" && std::env::args().nth(2).as_deref() != Some("--dynamic");
     let t = std::time::Instant::now();
     let mut ok = 0usize;
     for i in 0..n {
-        let k = i % words;
-        let r = if spec.generation == "rdna3" {
+        let k = i & (words - 1);
+        let r = if rdna3 {
             isa_runtime::rdna3::decode(std::hint::black_box(&buf[k * 4..]))
         } else {
             isa_runtime::decode(spec, std::hint::black_box(&buf[k * 4..]))

@@ -151,8 +151,9 @@ impl Instruction {
 }
 
 /// Decodes the instruction at the start of `bytes`; returns it and its length.
+#[inline]
 pub fn decode(spec: &'static IsaSpec, bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
-    decode_with(spec, spec.decode_form, bytes)
+    (spec.decode)(bytes)
 }
 
 /// [`decode`] with the generation's selector given directly, so that it can be inlined (each
@@ -164,10 +165,7 @@ pub fn decode_with(
     bytes: &[u8],
 ) -> Result<(Instruction, usize), DecodeError> {
     match decode_form(bytes) {
-        Ok((form, bits)) => {
-            let ins = Instruction { spec, form, bits };
-            Ok((ins, ins.len()))
-        }
+        Ok((form, bits, len)) => Ok((Instruction { spec, form, bits }, len)),
         Err(kind) => Err(DecodeError {
             offset: 0,
             kind,

@@ -1,9 +1,12 @@
 //! The shapes of the generated per-generation tables. `isa-gen` emits one `IsaSpec` per
 //! generation (see `OUT_DIR/<gen>.rs`); everything in this crate works from these tables.
 
-/// A generation's generated encoding selector: the form and bits of the instruction at the
-/// start of the bytes.
-pub type DecodeFormFn = fn(&[u8]) -> Result<(u16, u128), crate::DecodeErrorKind>;
+/// A generation's generated encoding selector: the form, bits and length in bytes of the
+/// instruction at the start of the bytes.
+pub type DecodeFormFn = fn(&[u8]) -> Result<(u16, u128, usize), crate::DecodeErrorKind>;
+
+/// A generation's `decode` (see [`crate::decode`]).
+pub type DecodeFn = fn(&[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError>;
 
 /// One generation's ISA, as generated from AMD's spec.
 #[derive(Debug)]
@@ -25,6 +28,9 @@ pub struct IsaSpec {
     pub operand_types: &'static [OperandTypeInfo],
     /// Generated encoding selection: see [`crate::decode`].
     pub decode_form: DecodeFormFn,
+    /// The generation module's `decode`, with `decode_form` inlined into it: what
+    /// [`crate::decode`] calls, one indirect call per instruction.
+    pub decode: DecodeFn,
     /// Instructions or forms the generator left out, with the reason.
     pub skipped: &'static [(&'static str, &'static str)],
 }

@@ -163,6 +163,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
             forms: &FORMS,
             operand_types: &OPERAND_TYPES,
             decode_form,
+            decode,
             skipped: &SKIPPED,
         };
 

@@ -522,8 +522,11 @@ mod tests {
         ),
         form!(4, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false)]),
     ];
-    fn no_decoder(_: &[u8]) -> Result<(u16, u128), DecodeErrorKind> {
+    fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
         Err(DecodeErrorKind::UnknownEncoding { word: 0 })
+    }
+    fn no_decode(_: &[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError> {
+        unreachable!("these tests build instructions, they do not decode")
     }
     static SPEC: IsaSpec = IsaSpec {
         generation: "test",
@@ -538,6 +541,7 @@ mod tests {
         forms: &FORMS,
         operand_types: &TYPES,
         decode_form: no_decoder,
+        decode: no_decode,
         skipped: &[],
     };
 

@@ -1174,8 +1174,11 @@ mod synthetic_tests {
         }
     }
 
-    fn no_decoder(_: &[u8]) -> Result<(u16, u128), DecodeErrorKind> {
+    fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
         Err(DecodeErrorKind::UnknownEncoding { word: 0 })
+    }
+    fn no_decode(_: &[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError> {
+        unreachable!("these tests build instructions, they do not decode")
     }
 
     fn text(spec: &'static IsaSpec, form: u16, bytes: &[u8]) -> String {
@@ -1318,6 +1321,7 @@ mod synthetic_tests {
         forms: &CDNA_FORMS,
         operand_types: &TYPES,
         decode_form: no_decoder,
+        decode: no_decode,
         skipped: &[],
     };
 
@@ -1435,6 +1439,7 @@ mod synthetic_tests {
         forms: &RDNA_FORMS,
         operand_types: &TYPES,
         decode_form: no_decoder,
+        decode: no_decode,
         skipped: &[],
     };
 
