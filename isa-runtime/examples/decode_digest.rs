@@ -41,6 +41,9 @@ fn main() {
                         1 << 60 | (needed as u64) << 8 | available as u64
                     }
                     isa_runtime::DecodeErrorKind::UnknownEncoding { word } => 2 << 60 | word as u64,
+                    isa_runtime::DecodeErrorKind::Unsupported { encoding } => {
+                        4 << 60 | encoding as u64
+                    }
                     isa_runtime::DecodeErrorKind::NoMatchingForm { encoding, opcode } => {
                         let _ = encoding;
                         3 << 60 | opcode as u64

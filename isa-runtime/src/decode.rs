@@ -13,6 +13,9 @@ pub enum DecodeErrorKind {
     /// The encoding matched but no instruction of this spec has this opcode under the
     /// encoding's conditions.
     NoMatchingForm { encoding: u16, opcode: u32 },
+    /// The word belongs to an encoding the generator does not decode yet (dual-issue VOPD,
+    /// whose two opcodes pair two instructions in one word); see `IsaSpec::skipped`.
+    Unsupported { encoding: u16 },
 }
 
 /// A decoding error with the byte offset where the instruction starts.
@@ -41,6 +44,11 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::NoMatchingForm { encoding, opcode } => write!(
                 f,
                 "opcode {opcode} of encoding {} is not an instruction of this spec",
+                self.spec.encodings[encoding as usize].name
+            ),
+            DecodeErrorKind::Unsupported { encoding } => write!(
+                f,
+                "a word of encoding {}, which is not decoded yet: it has no OP field (dual-issue VOPD pairs two opcodes in one word)",
                 self.spec.encodings[encoding as usize].name
             ),
         }

@@ -15,15 +15,31 @@ use std::collections::BTreeMap;
 const KEY_SHIFT: u32 = 23;
 const KEY_VALUES: u32 = 1 << (32 - KEY_SHIFT);
 
-/// The dword-0 part of an encoding's fixed bits.
+/// The dword-0 part of an encoding's fixed bits. An encoding without an OP field (VOPD, with
+/// OPX and OPY) keeps only the bits outside its opcode-like fields `OP*`: its identifiers
+/// enumerate opcodes (and an excerpt lists only some of them).
 fn dword0_fixed(enc: &Encoding) -> (u32, u32) {
-    let (m, v) = enc.fixed_bits().unwrap_or((0, 0));
-    (m as u32, v as u32)
+    let (mut m, v) = enc.fixed_bits().unwrap_or((0, 0));
+    if enc.op_field.is_none() {
+        for f in enc.fields.iter().filter(|f| f.name.starts_with("OP")) {
+            m &= !f.mask();
+        }
+    }
+    (m as u32, (v & m) as u32)
 }
 
 pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
-    // Encodings that have forms, in selection order.
+    // Encodings that have forms, in selection order, and the ones the generator cannot decode
+    // (no OP field: dual-issue VOPD): their words get an explicit `Unsupported` error rather
+    // than "no encoding matches".
     let mut encs: Vec<usize> = forms.iter().map(|f| f.encoding).collect();
+    encs.extend(
+        spec.encodings
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.op_field.is_none() && dword0_fixed(e).0 != 0)
+            .map(|(k, _)| k),
+    );
     encs.sort_by_key(|&e| (spec.encodings[e].order, e));
     encs.dedup();
 
@@ -341,18 +357,18 @@ const MAX_TABLE_BITS: u32 = 12;
 fn runs(spec: &Spec, cands: &[usize]) -> Vec<Vec<usize>> {
     let shape = |e: usize| {
         let enc = &spec.encodings[e];
-        let op = &enc.fields[enc.op_field.expect("forms only in encodings with OP")];
+        let op = &enc.fields[enc.op_field?];
         let ranges: Vec<(u32, u32)> = op
             .ranges
             .iter()
             .map(|r| (r.bit_offset, r.bit_count))
             .collect();
-        (dword0_fixed(enc), ranges)
+        Some((dword0_fixed(enc), ranges))
     };
     let mut out: Vec<Vec<usize>> = Vec::new();
     for &e in cands {
         match out.last_mut() {
-            Some(run) if shape(run[0]) == shape(e) => run.push(e),
+            Some(run) if shape(e).is_some() && shape(run[0]) == shape(e) => run.push(e),
             _ => out.push(vec![e]),
         }
     }
@@ -369,7 +385,23 @@ fn run_try(
 ) -> (TokenStream, TokenStream) {
     let first = &spec.encodings[run[0]];
     let (m0, v0) = dword0_fixed(first);
-    let op_field = &first.fields[first.op_field.expect("forms only in encodings with OP")];
+    let e16 = run[0] as u16;
+    let Some(op_index) = first.op_field else {
+        let doc = format!(
+            "{} (order {}): not decoded, no OP field",
+            first.name, first.order
+        );
+        let code = quote! {
+            {
+            const _ENCODING: &str = #doc;
+            if w0 & #m0 == #v0 {
+                return Err(crate::DecodeErrorKind::Unsupported { encoding: #e16 });
+            }
+            }
+        };
+        return (code, TokenStream::new());
+    };
+    let op_field = &first.fields[op_index];
     let op_in_dword0 = op_field
         .ranges
         .iter()
@@ -380,7 +412,6 @@ fn run_try(
         .map(|&e| spec.encodings[e].byte_len() as usize)
         .max()
         .unwrap_or(4);
-    let e16 = run[0] as u16;
 
     let by_op = forms_by_opcode(forms, run);
     let doc = encoding_list(spec, run);
