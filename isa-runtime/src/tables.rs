@@ -8,6 +8,22 @@ pub type DecodeFormFn = fn(&[u8]) -> Result<(u16, u128, usize), crate::DecodeErr
 /// A generation's `decode` (see [`crate::decode`]).
 pub type DecodeFn = fn(&[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError>;
 
+/// How a generation's selector reads a word by the top bits of its first dword (one row per
+/// key value in the generated `KEY_ROWS`): the fixed bits the encoding requires, where its
+/// opcode is and where the opcode's row of `OPCODE_GROUP` starts, for `general_arm` = 0; else
+/// which generated arm reads the word (several encodings to try in order).
+#[derive(Clone, Copy, Debug)]
+pub struct DecodeKeyRow {
+    pub mask: u32,
+    pub value: u32,
+    pub op_shift: u32,
+    pub op_mask: u32,
+    pub base: u32,
+    /// The encoding named by `NoMatchingForm` when the fixed bits match.
+    pub encoding: u16,
+    pub general_arm: u8,
+}
+
 /// One generation's ISA, as generated from AMD's spec.
 #[derive(Debug)]
 pub struct IsaSpec {

@@ -143,19 +143,7 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
     };
 
     quote! {
-        /// How to read a word by the top bits of its first dword: the fixed bits the
-        /// encoding requires, where its opcode is and where the opcode's row of
-        /// [`OPCODE_GROUP`] starts (`general_arm` = 0), or which generated arm reads it.
-        #[derive(Clone, Copy)]
-        struct KeyRow {
-            mask: u32,
-            value: u32,
-            op_shift: u32,
-            op_mask: u32,
-            base: u32,
-            encoding: u16,
-            general_arm: u8,
-        }
+        use crate::tables::DecodeKeyRow as KeyRow;
 
         #[doc = #rows_doc]
         static KEY_ROWS: [KeyRow; #n_keys] = [#(#row_tokens),*];
@@ -253,7 +241,8 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> TokenStream {
     }
 }
 
-/// A row of the generated `KEY_ROWS` table.
+/// A row of the generated `KEY_ROWS` table (the generator's copy of
+/// `isa_runtime::tables::DecodeKeyRow`, the type the generated code names).
 #[derive(Clone, Copy)]
 struct KeyRow {
     mask: u32,
