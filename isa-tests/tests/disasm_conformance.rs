@@ -9,7 +9,9 @@
 use isa_tests::conformance::{self, Report};
 use isa_tests::llvm_mc::LlvmMc;
 
-const PER_FORM: usize = 6;
+// Random instances per form: enough that the rarer operand codes (64-bit literal codes,
+// inline floats, counter lists) come up in every run.
+const PER_FORM: usize = 24;
 const SEED: u64 = 0x5eed;
 
 type Run = fn(

@@ -145,12 +145,24 @@ fn operand_value(
 ) -> Result<(u64, Option<u64>), String> {
     match operand_value_in(tok, ty, info, literal_bits) {
         Ok(v) => Ok(v),
-        // The type's subtypes (AMD's `Subtypes`) may name what the type itself does not list.
+        // The type's subtypes (AMD's `Subtypes`) may name what the type itself does not list,
+        // and LLVM names some scalar register codes AMD's lists leave out (the disassembler
+        // prints them through `scalar_code_text`).
         Err(e) => ty
             .subtypes
             .iter()
             .find_map(|&st| {
                 operand_value_in(tok, &spec.operand_types[st as usize], info, literal_bits).ok()
+            })
+            .or_else(|| {
+                let scalar = ty.runs.iter().any(|r| r.prefix == "s");
+                (0..=255u64)
+                    .filter(|_| scalar)
+                    .find(|&code| {
+                        crate::disasm::scalar_code_text(spec.generation, code, info.size)
+                            .is_some_and(|t| t.eq_ignore_ascii_case(tok))
+                    })
+                    .map(|code| (code, None))
             })
             .ok_or(e),
     }
@@ -517,11 +529,18 @@ fn initial(
         .iter()
         .position(|x| x.name.starts_with("LITERAL"));
     let literal_bits = literal_field.map_or(32, |k| enc.fields[k].width());
-    let explicit: Vec<&OperandInfo> = f
+    let mut explicit: Vec<&OperandInfo> = f
         .operands
         .iter()
         .filter(|o| !o.implicit && o.field.is_some())
         .collect();
+    // Fewer operands than the form lists: LLVM leaves out a leading destination that a mode
+    // bit disables (a no-return atomic prints no VDST), so the tokens fill the rest in order.
+    let missing = explicit.len().saturating_sub(operands.len());
+    let leading_outputs = explicit.iter().take_while(|o| o.output && !o.input).count();
+    if missing > 0 && missing <= leading_outputs {
+        explicit.drain(..missing);
+    }
     for (tok, info) in operands.iter().zip(&explicit) {
         let field = info.field.unwrap_or_default() as usize;
         let (bare, _) = bare_operand(tok.text);
@@ -537,7 +556,15 @@ fn initial(
             }
             continue;
         };
-        if let Some(value) = syntax::flag_expression(spec.generation, ty, bare) {
+        if let Some(value) = syntax::structured_operand(spec.generation, ty, bare) {
+            ins.set_field(field, value);
+            continue;
+        }
+        // Counter lists (`vmcnt(0) lgkmcnt(3)`) run on into the space-separated tokens.
+        let list: Vec<&str> = std::iter::once(tok.text)
+            .chain(modifiers.iter().map(|m| m.text))
+            .collect();
+        if let Some(value) = syntax::counter_list(ty, &list) {
             ins.set_field(field, value);
             continue;
         }
@@ -680,6 +707,10 @@ fn search(
         .flat_map(|t| numbers_in(t.text))
         .collect();
     let hinted: Vec<usize> = f.hints.iter().map(|h| h.0 as usize).collect();
+    let float_token = operands.iter().any(|t| {
+        let bare = bare_operand(t.text).0;
+        parse_int(bare).is_none() && bare.parse::<f64>().is_ok()
+    });
     let required = |name: &str| crate::canonical::required_field_value(spec, f, name).is_some();
 
     // Candidate values per field (a sub-field of an operand type is its own variable, set on
@@ -737,6 +768,19 @@ fn search(
                 }
             }
             vals.extend(numbers.iter().map(|&n| n as u64 & mask_of(w)));
+            // A floating-point token may be an inline constant that prints in LLVM's spelling
+            // (0.15915494309189532), not AMD's name: every value the type names is tried by
+            // printing. Integer tokens are not: LLVM reads them as integers (an inline integer
+            // or a literal), even where an inline float prints alike (`0x4000` for 2.0 in f16).
+            if float_token {
+                for t in std::iter::once(ty).chain(
+                    ty.subtypes
+                        .iter()
+                        .map(|&st| &spec.operand_types[st as usize]),
+                ) {
+                    vals.extend(t.values.iter().filter(|v| v.0 >= 0).map(|v| v.0 as u64));
+                }
+            }
             // Neutral values a field may need before the others make sense (SOFFSET = NULL
             // before an immediate offset prints).
             vals.extend(ty.named_value("NULL").map(|v| v as u64));

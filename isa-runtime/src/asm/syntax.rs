@@ -79,6 +79,8 @@ pub(super) fn swizzle_as_number(line: &str) -> String {
         let macro_text = &rest[start..start + len + 1];
         out.push_str(&rest[..start]);
         match swizzle_offset(macro_text) {
+            // Offset 0 is printed as no `offset:` at all.
+            Some(0) if out.ends_with(" offset:") => out.truncate(out.len() - " offset:".len()),
             Some(v) => out.push_str(&v.to_string()),
             None => out.push_str(macro_text),
         }
@@ -109,6 +111,128 @@ pub(super) fn wide_lit64_as_number(line: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// An operand written in one of LLVM's structured notations, read by that notation's rule:
+/// `hwreg(...)`, `sendmsg(...)` or a `|` expression (see [`flag_expression`]).
+pub(super) fn structured_operand(
+    generation: &str,
+    ty: &OperandTypeInfo,
+    text: &str,
+) -> Option<u64> {
+    if let Some(args) = call_args(text, "hwreg") {
+        return hwreg(generation, ty, &args);
+    }
+    if let Some(args) = call_args(text, "sendmsg") {
+        return sendmsg(generation, &args);
+    }
+    flag_expression(generation, ty, text)
+}
+
+/// The comma-separated arguments of `name(...)`, trimmed.
+fn call_args<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
+    let inner = text
+        .get(..name.len() + 1)
+        .filter(|head| head.eq_ignore_ascii_case(&format!("{name}(")))
+        .and_then(|_| text[name.len() + 1..].strip_suffix(')'))?;
+    Some(inner.split(',').map(str::trim).collect())
+}
+
+/// The value of `name` in one of LLVM's name tables on `generation`, or a plain number.
+fn value_named(table: &[overrides::NamedValue], generation: &str, name: &str) -> Option<u64> {
+    if let Some(v) = super::parse_int(name) {
+        return u64::try_from(v).ok();
+    }
+    table
+        .iter()
+        .find(|e| e.name.eq_ignore_ascii_case(name) && e.applies(generation))
+        .map(|e| u64::from(e.value))
+}
+
+/// `hwreg(REG)` or `hwreg(REG, offset, size)` into the type's ID, OFFSET and SIZE sub-fields
+/// (SIZE holds size - 1; the short form is the whole 32-bit register).
+fn hwreg(generation: &str, ty: &OperandTypeInfo, args: &[&str]) -> Option<u64> {
+    let field = |name: &str| ty.fields.iter().find(|f| f.name == name);
+    let (id, offset, size) = (field("ID")?, field("OFFSET")?, field("SIZE")?);
+    let reg = value_named(overrides::HWREG, generation, args.first()?)?;
+    let (off, width) = match args {
+        [_] => (0, 32),
+        [_, o, w] => (
+            u64::try_from(super::parse_int(o)?).ok()?,
+            u64::try_from(super::parse_int(w)?).ok()?,
+        ),
+        _ => return None,
+    };
+    if width == 0 {
+        return None;
+    }
+    let bits = id.insert(0, reg);
+    let bits = offset.insert(bits, off);
+    Some(size.insert(bits, width - 1) as u64)
+}
+
+/// `sendmsg(MSG[, OP[, stream]])` as the 16-bit immediate: id in bits 3:0, operation in 6:4
+/// and stream in 9:8 before GFX11; from GFX11 on the id is the whole low byte.
+fn sendmsg(generation: &str, args: &[&str]) -> Option<u64> {
+    let msg = value_named(overrides::SENDMSG, generation, args.first()?)?;
+    if !overrides::GFX9_10.contains(&generation) {
+        return match args {
+            [_] => Some(msg),
+            [_, op, stream]
+                if super::parse_int(op) == Some(0) && super::parse_int(stream) == Some(0) =>
+            {
+                Some(msg)
+            }
+            _ => None,
+        };
+    }
+    let op_table = match args.first()?.to_ascii_uppercase().as_str() {
+        "MSG_SYSMSG" => overrides::SENDMSG_SYSMSG_OP,
+        _ => overrides::SENDMSG_GS_OP,
+    };
+    let op = match args.get(1) {
+        Some(op) => value_named(op_table, generation, op)?,
+        None => 0,
+    };
+    let stream = match args.get(2) {
+        Some(s) => u64::try_from(super::parse_int(s)?).ok()?,
+        None => 0,
+    };
+    (args.len() <= 3).then_some(msg | op << 4 | stream << 8)
+}
+
+/// A list of counters, `vmcnt(0) expcnt(7) lgkmcnt(3)` or `depctr_va_vdst(0)` (space or `&`
+/// separated), over an operand type whose sub-fields are the counters (`VM`, `EXP`, `LGKM`,
+/// `VA_VDST`, ...): a counter left out is at its maximum (no wait), as LLVM reads it. Every
+/// token must name a counter.
+pub(super) fn counter_list(ty: &OperandTypeInfo, tokens: &[&str]) -> Option<u64> {
+    if ty.fields.is_empty() {
+        return None;
+    }
+    let mut value = ty
+        .fields
+        .iter()
+        .fold(0u128, |v, f| f.insert(v, (1u64 << f.width()) - 1));
+    let mut named = 0;
+    for item in tokens.iter().flat_map(|t| t.split('&')).map(str::trim) {
+        if item.is_empty() {
+            continue;
+        }
+        let (name, rest) = item.split_once('(')?;
+        let n = u64::try_from(super::parse_int(rest.strip_suffix(')')?)?).ok()?;
+        let upper = name.to_ascii_uppercase();
+        let key = upper
+            .strip_prefix("DEPCTR_")
+            .or_else(|| upper.strip_suffix("CNT"))
+            .unwrap_or(&upper);
+        let field = ty.fields.iter().find(|f| f.name == key)?;
+        if n >> field.width() != 0 {
+            return None;
+        }
+        value = field.insert(value, n);
+        named += 1;
+    }
+    (named > 0).then_some(value as u64)
 }
 
 /// A `|` expression over an operand type's values, as LLVM prints `s_version`'s operand
@@ -218,6 +342,7 @@ pub(super) fn gfx9_smem_offset(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tables::{FieldInfo, RangeInfo};
 
     #[test]
     fn swizzle_macros_give_llvm_offsets() {
@@ -269,5 +394,109 @@ mod tests {
             wide_lit64_as_number("s_mov_b64 s[0:1], lit64(0x5)"),
             "s_mov_b64 s[0:1], lit64(0x5)"
         );
+    }
+
+    #[test]
+    fn a_swizzle_keeping_every_lane_is_no_offset() {
+        assert_eq!(
+            swizzle_as_number("ds_swizzle_b32 v1, v2 offset:swizzle(BITMASK_PERM,\"00000\")"),
+            "ds_swizzle_b32 v1, v2"
+        );
+    }
+
+    const fn range(offset: u8, count: u8) -> RangeInfo {
+        RangeInfo {
+            offset,
+            count,
+            pad_bits: 0,
+            pad_value: 0,
+        }
+    }
+    const fn field(name: &'static str, ranges: &'static [RangeInfo]) -> FieldInfo {
+        FieldInfo {
+            name,
+            ranges,
+            conditional: false,
+        }
+    }
+    const fn operand_type(name: &'static str, fields: &'static [FieldInfo]) -> OperandTypeInfo {
+        OperandTypeInfo {
+            name,
+            runs: &[],
+            values: &[],
+            fields,
+            subtypes: &[],
+        }
+    }
+
+    // GFX9-shaped waitcnt: VM in bits 3:0 and 15:14, EXP in 6:4, LGKM in 11:8.
+    static VM: [RangeInfo; 2] = [range(0, 4), range(14, 2)];
+    static EXP: [RangeInfo; 1] = [range(4, 3)];
+    static LGKM: [RangeInfo; 1] = [range(8, 4)];
+    static WAIT_FIELDS: [FieldInfo; 3] =
+        [field("VM", &VM), field("EXP", &EXP), field("LGKM", &LGKM)];
+    static WAITCNT: OperandTypeInfo = operand_type("OPR_WAITCNT", &WAIT_FIELDS);
+    // hwreg: ID in 5:0, OFFSET in 10:6, SIZE (minus one) in 15:11.
+    static ID: [RangeInfo; 1] = [range(0, 6)];
+    static OFFSET: [RangeInfo; 1] = [range(6, 5)];
+    static SIZE: [RangeInfo; 1] = [range(11, 5)];
+    static HWREG_FIELDS: [FieldInfo; 3] = [
+        field("ID", &ID),
+        field("OFFSET", &OFFSET),
+        field("SIZE", &SIZE),
+    ];
+    static HWREG: OperandTypeInfo = operand_type("OPR_HWREG", &HWREG_FIELDS);
+
+    #[test]
+    fn counter_lists_leave_unnamed_counters_at_their_maximum() {
+        assert_eq!(counter_list(&WAITCNT, &["vmcnt(0)"]), Some(0x0f70));
+        assert_eq!(
+            counter_list(&WAITCNT, &["vmcnt(63)", "expcnt(7)", "lgkmcnt(15)"]),
+            Some(0xcf7f)
+        );
+        assert_eq!(
+            counter_list(&WAITCNT, &["lgkmcnt(3) & expcnt(1)"]),
+            Some(0xc31f)
+        );
+        // Out of range, an unknown counter, not a counter.
+        assert_eq!(counter_list(&WAITCNT, &["expcnt(8)"]), None);
+        assert_eq!(counter_list(&WAITCNT, &["vscnt(1)"]), None);
+        assert_eq!(counter_list(&WAITCNT, &["0x3f70"]), None);
+    }
+
+    #[test]
+    fn hwreg_fills_id_offset_and_size_minus_one() {
+        // HW_REG_MODE is 1 on GFX9 to GFX11.
+        assert_eq!(hwreg("rdna3", &HWREG, &["HW_REG_MODE"]), Some(1 | 31 << 11));
+        assert_eq!(
+            hwreg("rdna3", &HWREG, &["hw_reg_mode", "4", "2"]),
+            Some(1 | 4 << 6 | 1 << 11)
+        );
+        assert_eq!(
+            hwreg("rdna3", &HWREG, &["5", "0", "32"]),
+            Some(5 | 31 << 11)
+        );
+        assert_eq!(hwreg("rdna3", &HWREG, &["HW_REG_MODE", "4", "0"]), None);
+        assert_eq!(hwreg("rdna3", &HWREG, &["NOT_A_REGISTER"]), None);
+    }
+
+    #[test]
+    fn sendmsg_reads_names_and_numbers_per_generation() {
+        assert_eq!(
+            sendmsg("cdna2", &["MSG_GS", "GS_OP_EMIT_CUT", "0"]),
+            Some(2 | 3 << 4)
+        );
+        assert_eq!(
+            sendmsg("cdna2", &["MSG_GS", "GS_OP_EMIT", "2"]),
+            Some(2 | 2 << 4 | 2 << 8)
+        );
+        assert_eq!(
+            sendmsg("cdna2", &["MSG_SYSMSG", "SYSMSG_OP_REG_RD"]),
+            Some(15 | 2 << 4)
+        );
+        assert_eq!(sendmsg("rdna4", &["MSG_RTN_GET_TBA"]), Some(0x85));
+        assert_eq!(sendmsg("rdna4", &["12", "0", "0"]), Some(12));
+        // A GFX9 message name is not a GFX12 one.
+        assert_eq!(sendmsg("rdna4", &["MSG_GS"]), None);
     }
 }

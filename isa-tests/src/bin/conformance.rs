@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     // (listed or not).
     let mut list = false;
     let (mut gen, mut family, mut per_form, mut show, mut seed) =
-        (None, None, 6usize, 20usize, 0x5eedu64);
+        (None, None, 24usize, 20usize, 0x5eedu64);
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().unwrap_or_default();
@@ -27,7 +27,7 @@ fn main() -> ExitCode {
             "--list" => list = true,
             "--gen" => gen = Some(val()),
             "--family" => family = Some(val()),
-            "--per-form" => per_form = val().parse().unwrap_or(6),
+            "--per-form" => per_form = val().parse().unwrap_or(24),
             "--show" => show = val().parse().unwrap_or(20),
             "--seed" => seed = val().parse().unwrap_or(0x5eed),
             other => {
