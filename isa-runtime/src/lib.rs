@@ -16,6 +16,8 @@ pub mod exec_gen;
 pub mod operand;
 pub mod overrides;
 pub mod tables;
+#[cfg(test)]
+mod test_types;
 
 pub use asm::{assemble, assemble_instruction, AsmError};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};

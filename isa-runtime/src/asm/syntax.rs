@@ -342,7 +342,7 @@ pub(super) fn gfx9_smem_offset(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{FieldInfo, RangeInfo};
+    use crate::test_types::{HWREG, WAITCNT_GFX9 as WAITCNT};
 
     #[test]
     fn swizzle_macros_give_llvm_offsets() {
@@ -403,49 +403,6 @@ mod tests {
             "ds_swizzle_b32 v1, v2"
         );
     }
-
-    const fn range(offset: u8, count: u8) -> RangeInfo {
-        RangeInfo {
-            offset,
-            count,
-            pad_bits: 0,
-            pad_value: 0,
-        }
-    }
-    const fn field(name: &'static str, ranges: &'static [RangeInfo]) -> FieldInfo {
-        FieldInfo {
-            name,
-            ranges,
-            conditional: false,
-        }
-    }
-    const fn operand_type(name: &'static str, fields: &'static [FieldInfo]) -> OperandTypeInfo {
-        OperandTypeInfo {
-            name,
-            runs: &[],
-            values: &[],
-            fields,
-            subtypes: &[],
-        }
-    }
-
-    // GFX9-shaped waitcnt: VM in bits 3:0 and 15:14, EXP in 6:4, LGKM in 11:8.
-    static VM: [RangeInfo; 2] = [range(0, 4), range(14, 2)];
-    static EXP: [RangeInfo; 1] = [range(4, 3)];
-    static LGKM: [RangeInfo; 1] = [range(8, 4)];
-    static WAIT_FIELDS: [FieldInfo; 3] =
-        [field("VM", &VM), field("EXP", &EXP), field("LGKM", &LGKM)];
-    static WAITCNT: OperandTypeInfo = operand_type("OPR_WAITCNT", &WAIT_FIELDS);
-    // hwreg: ID in 5:0, OFFSET in 10:6, SIZE (minus one) in 15:11.
-    static ID: [RangeInfo; 1] = [range(0, 6)];
-    static OFFSET: [RangeInfo; 1] = [range(6, 5)];
-    static SIZE: [RangeInfo; 1] = [range(11, 5)];
-    static HWREG_FIELDS: [FieldInfo; 3] = [
-        field("ID", &ID),
-        field("OFFSET", &OFFSET),
-        field("SIZE", &SIZE),
-    ];
-    static HWREG: OperandTypeInfo = operand_type("OPR_HWREG", &HWREG_FIELDS);
 
     #[test]
     fn counter_lists_leave_unnamed_counters_at_their_maximum() {
