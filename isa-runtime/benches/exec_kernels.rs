@@ -11,9 +11,6 @@
 #[path = "../src/bin/amdisa/launch.rs"]
 mod launch;
 #[allow(dead_code)]
-#[path = "../src/bin/amdisa/source.rs"]
-mod source;
-
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use isa_runtime::exec::dispatch::{Program, Tracer};
 use isa_runtime::exec::{Decoded, ExecError, Flow, Wave};
@@ -41,7 +38,7 @@ fn syntax(spec: &IsaSpec) -> &'static str {
 fn program(spec: &'static IsaSpec, kernel: &str) -> Program {
     let path = format!("{KERNELS}/{kernel}.{}.s", syntax(spec));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let code = source::assemble_source(spec, &text).unwrap_or_else(|e| panic!("{path}:{}", e[0]));
+    let code = isa_runtime::assemble(spec, &text).unwrap_or_else(|e| panic!("{path}:{}", e[0]));
     let table = launch::executor_table(spec).unwrap_or_else(|e| panic!("{e}"));
     Program::load(spec, &code, 0, &table)
 }

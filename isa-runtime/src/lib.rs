@@ -19,7 +19,7 @@ pub mod tables;
 #[cfg(test)]
 mod test_types;
 
-pub use asm::{assemble, assemble_instruction, AsmError};
+pub use asm::{assemble, assemble_instruction, assemble_listing, AsmError, AssembledLine};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};
 pub use disasm::disassemble;
 pub use operand::{DecodedOperand, Operand, RegFile};

@@ -1,5 +1,5 @@
 //! End-to-end kernels (issue 5): the assembly sources in `isa-tests/kernels/`, assembled with
-//! the project's assembler (through `amdisa run`'s source reader, which adds labels and
+//! the project's assembler (`isa_runtime::assemble`, which adds labels and
 //! `.long` words), run on the emulator with the generated executors, results checked against
 //! values computed here.
 //!
@@ -24,9 +24,6 @@ mod launch;
 #[path = "../../isa-runtime/src/bin/amdisa/report.rs"]
 mod report;
 #[allow(dead_code)]
-#[path = "../../isa-runtime/src/bin/amdisa/source.rs"]
-mod source;
-
 use isa_runtime::exec::dispatch::Program;
 use isa_runtime::exec::ExecError;
 use isa_runtime::IsaSpec;
@@ -158,7 +155,7 @@ fn load(kernel: &str, spec: &'static IsaSpec) -> Result<(Vec<u8>, String), Strin
             path.file_name().unwrap().to_string_lossy()
         ));
     }
-    match source::assemble_source(spec, &text) {
+    match isa_runtime::assemble(spec, &text) {
         Ok(code) => Ok((code, text)),
         // Every instruction exists: a line that does not assemble is a real failure.
         Err(errors) => panic!(
@@ -652,7 +649,7 @@ fn kernel_sources_match_llvm_mc() {
                     {
                         continue;
                     }
-                    let ours = source::assemble_source(spec, &text)
+                    let ours = isa_runtime::assemble(spec, &text)
                         .unwrap_or_else(|e| panic!("{file} on {label}: {}", e[0]));
                     assert_eq!(
                         ours, theirs,
@@ -702,7 +699,7 @@ fn rdna3() -> &'static IsaSpec {
 #[test]
 fn labels_become_branch_offsets_both_ways() {
     let spec = rdna3();
-    let code = source::assemble_source(
+    let code = isa_runtime::assemble(
         spec,
         "top: s_nop 0\n  s_cbranch_scc1 skip ; forward\n  s_branch top // back\nskip:\n  s_endpgm\n",
     )
@@ -725,26 +722,50 @@ fn labels_become_branch_offsets_both_ways() {
 }
 
 #[test]
+fn a_listing_keeps_every_good_line_when_others_fail() {
+    let (lines, errors) = isa_runtime::assemble_listing(
+        rdna3(),
+        "top: s_nop 0\n  v_bogus v1\n  s_branch top\n  s_endpgm\n",
+    );
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].line, errors[0].column), (2, 3));
+    // The failed line keeps its 4 bytes of address space: s_branch is at 8 and jumps back 3.
+    let placed: Vec<(usize, usize, &str)> = lines
+        .iter()
+        .map(|l| (l.line, l.address, l.text.as_str()))
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            (1, 0, "s_nop 0"),
+            (3, 8, "s_branch top"),
+            (4, 12, "s_endpgm")
+        ]
+    );
+    assert_eq!(lines[1].bytes, [0xfd, 0xff, 0xa0, 0xbf]);
+}
+
+#[test]
 fn raw_words_are_placed_as_written() {
-    let code = source::assemble_source(rdna3(), ".long 0xbf800000, 7\ns_endpgm").unwrap();
+    let code = isa_runtime::assemble(rdna3(), ".long 0xbf800000, 7\ns_endpgm").unwrap();
     assert_eq!(code, [0, 0, 0x80, 0xbf, 7, 0, 0, 0, 0, 0, 0xb0, 0xbf]);
 }
 
 #[test]
 fn source_errors_say_line_and_column() {
     let spec = rdna3();
-    let errs = source::assemble_source(spec, "s_nop 0\n  v_bogus v1, v2\n").unwrap_err();
+    let errs = isa_runtime::assemble(spec, "s_nop 0\n  v_bogus v1, v2\n").unwrap_err();
     assert_eq!((errs[0].line, errs[0].column), (2, 3), "{}", errs[0]);
     assert!(errs[0].message.contains("v_bogus"), "{}", errs[0]);
 
-    let errs = source::assemble_source(spec, "a:\na: s_endpgm\n").unwrap_err();
+    let errs = isa_runtime::assemble(spec, "a:\na: s_endpgm\n").unwrap_err();
     assert_eq!((errs[0].line, errs[0].column), (2, 1));
     assert!(errs[0].message.contains("defined twice"));
 
-    let errs = source::assemble_source(spec, ".long 0x1, zz\n").unwrap_err();
+    let errs = isa_runtime::assemble(spec, ".long 0x1, zz\n").unwrap_err();
     assert_eq!((errs[0].line, errs[0].column), (1, 12), "{}", errs[0]);
 
-    let errs = source::assemble_source(spec, "  .text\n").unwrap_err();
+    let errs = isa_runtime::assemble(spec, "  .text\n").unwrap_err();
     assert_eq!((errs[0].line, errs[0].column), (1, 3));
     assert!(errs[0].message.contains("unknown directive"));
 
@@ -753,7 +774,7 @@ fn source_errors_say_line_and_column() {
         "s_branch end\n{}end: s_endpgm\n",
         ".long 0\n".repeat(40_000)
     );
-    let errs = source::assemble_source(spec, &far).unwrap_err();
+    let errs = isa_runtime::assemble(spec, &far).unwrap_err();
     assert!(errs[0].message.contains("16-bit range"), "{}", errs[0]);
 }
 
@@ -815,7 +836,7 @@ fn run_options_parse_and_explain_mistakes() {
 #[test]
 fn launch_errors_are_messages() {
     let spec = rdna3();
-    let code = source::assemble_source(spec, "s_endpgm").unwrap();
+    let code = isa_runtime::assemble(spec, "s_endpgm").unwrap();
     let table = launch::executor_table(spec).unwrap();
     let program = Program::load(spec, &code, 0, &table);
     let mut setup = Launch {
@@ -852,7 +873,7 @@ fn cdna3() -> &'static IsaSpec {
 fn memory_faults_name_lane_and_address() {
     let spec = cdna3();
     let text = std::fs::read_to_string(source_path("vector_add", "gfx9").unwrap()).unwrap();
-    let code = source::assemble_source(spec, &text).unwrap();
+    let code = isa_runtime::assemble(spec, &text).unwrap();
     let table = launch::executor_table(spec).unwrap();
     let program = Program::load(spec, &code, 0, &table);
     let setup = Launch {
@@ -893,7 +914,7 @@ fn memory_faults_name_lane_and_address() {
 fn trace_shows_each_instruction_and_what_it_wrote() {
     let spec = cdna3();
     let text = std::fs::read_to_string(source_path("loop", "gfx9").unwrap()).unwrap();
-    let code = source::assemble_source(spec, &text).unwrap();
+    let code = isa_runtime::assemble(spec, &text).unwrap();
     let table = launch::executor_table(spec).unwrap();
     let program = Program::load(spec, &code, 0, &table);
     let setup = Launch {

@@ -14,7 +14,10 @@
 //! The disassembler is the single description of the syntax: what it prints, the assembler
 //! reads, and the two can never disagree on an accepted line.
 
+mod program;
 mod syntax;
+
+pub use program::{assemble, assemble_listing, AssembledLine};
 
 use crate::decode::Instruction;
 use crate::disasm::disassemble;
@@ -921,30 +924,4 @@ fn search(
 /// The code of the NULL scalar register in this generation's operand types.
 fn null_code(spec: &IsaSpec) -> Option<i64> {
     crate::canonical::null_register(spec).map(|v| v as i64)
-}
-
-/// Assembles a program: one instruction per line; `;` and `//` start comments; blank lines
-/// are skipped. Errors carry the line number.
-pub fn assemble(spec: &'static IsaSpec, program: &str) -> Result<Vec<u8>, Vec<AsmError>> {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for (n, line) in program.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        let code = code.split(';').next().unwrap_or("");
-        if code.trim().is_empty() {
-            continue;
-        }
-        match assemble_instruction(spec, code) {
-            Ok(ins) => ins.encode_into(&mut out),
-            Err(mut e) => {
-                e.line = n + 1;
-                errors.push(e);
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
 }

@@ -11,11 +11,8 @@
 mod launch;
 #[path = "amdisa/report.rs"]
 mod report;
-#[path = "amdisa/source.rs"]
-mod source;
-
 use clap::{Parser, Subcommand};
-use isa_runtime::{assemble_instruction, decode_stream, disassemble, IsaSpec};
+use isa_runtime::{assemble_listing, decode_stream, disassemble, IsaSpec};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,7 +150,7 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?
     } else {
         let text = std::fs::read_to_string(&cli.file).map_err(|e| format!("{name}: {e}"))?;
-        match source::assemble_source(spec, &text) {
+        match isa_runtime::assemble(spec, &text) {
             Ok(code) => code,
             Err(errors) => {
                 for e in &errors {
@@ -320,44 +317,27 @@ fn asm(arch: &str, fixtures: bool, file: Option<PathBuf>, json: bool) -> Result<
                 .map_err(|e| e.to_string())?;
         }
     }
-    let mut ok = true;
-    for (n, line) in text.lines().enumerate() {
-        let code = line
-            .split("//")
-            .next()
-            .unwrap_or("")
-            .split(';')
-            .next()
-            .unwrap_or("");
-        if code.trim().is_empty() {
-            continue;
-        }
-        match assemble_instruction(spec, code) {
-            Ok(ins) => {
-                let b = ins.encode();
-                if json {
-                    out(
-                        &serde_json::json!({"line": n + 1, "text": code.trim(), "bytes": hex(&b)})
-                            .to_string(),
-                    );
-                } else {
-                    out(&format!("{:<48} ; {}", code.trim(), hex(&b)));
-                }
-            }
-            Err(e) => {
-                ok = false;
-                let col = e.column;
-                if json {
-                    out(
-                        &serde_json::json!({"line": n + 1, "column": col, "error": e.message})
-                            .to_string(),
-                    );
-                } else {
-                    eprintln!("{}:{}: error: {}", n + 1, col, e.message);
-                }
-            }
+    // Every line that assembles is listed (with labels resolved), then every error.
+    let (lines, errors) = assemble_listing(spec, &text);
+    for l in &lines {
+        if json {
+            out(&serde_json::json!({"line": l.line, "address": l.address, "text": l.text, "bytes": hex(&l.bytes)})
+                .to_string());
+        } else {
+            out(&format!("{:<48} ; {}", l.text, hex(&l.bytes)));
         }
     }
+    for e in &errors {
+        if json {
+            out(
+                &serde_json::json!({"line": e.line, "column": e.column, "error": e.message})
+                    .to_string(),
+            );
+        } else {
+            eprintln!("{}:{}: error: {}", e.line, e.column, e.message);
+        }
+    }
+    let ok = errors.is_empty();
     Ok(ok)
 }
 

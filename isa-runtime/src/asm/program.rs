@@ -1,5 +1,5 @@
-//! Kernel source files (`amdisa run`, the kernel tests): the assembler's syntax, one
-//! instruction per line, plus what a whole program needs and the line assembler lacks.
+//! Programs: the line assembler's syntax, one instruction per line, plus what a whole program
+//! needs (what `amdisa asm` and `amdisa run` read).
 //!
 //! - `name:` at the start of a line defines a label at the address of the next instruction
 //!   (an instruction may follow on the same line). A branch operand naming a label becomes
@@ -11,23 +11,9 @@
 //!
 //! Every error says line and column.
 
-use isa_runtime::{assemble_instruction, IsaSpec};
+use super::{assemble_instruction, AsmError};
+use crate::tables::IsaSpec;
 use std::collections::HashMap;
-use std::fmt;
-
-/// A problem in a source file, 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SourceError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for SourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.message)
-    }
-}
 
 /// What one source line holds once its label and comment are taken off.
 enum Item {
@@ -67,9 +53,9 @@ fn parse_word(text: &str) -> Option<u32> {
     }
 }
 
-fn split_line(number: usize, raw: &str) -> Result<Line<'_>, SourceError> {
+fn split_line(number: usize, raw: &str) -> Result<Line<'_>, AsmError> {
     let code = &raw[..code_end(raw)];
-    let err = |column: usize, message: String| SourceError {
+    let err = |column: usize, message: String| AsmError {
         line: number,
         column,
         message,
@@ -154,8 +140,20 @@ fn split_mnemonic(text: &str) -> (&str, &str) {
     }
 }
 
-/// Assembles a kernel source into code bytes (see the module docs), or every error found.
-pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Vec<SourceError>> {
+/// One placed line of a program: its 1-based line number, its address in bytes from the
+/// start of the program, its text (label and comment taken off) and its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssembledLine {
+    pub line: usize,
+    pub address: usize,
+    pub text: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Assembles a program (see the module docs) line by line: the lines that assemble, with
+/// their addresses, and every error found. A line in error takes 4 bytes, so that the
+/// addresses and the labels after it stay where they would be; nothing else is lost.
+pub fn assemble_listing(spec: &'static IsaSpec, text: &str) -> (Vec<AssembledLine>, Vec<AsmError>) {
     let mut errors = Vec::new();
     let mut lines = Vec::new();
     for (n, raw) in text.lines().enumerate() {
@@ -173,7 +171,7 @@ pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Ve
         format!("{mnemonic}{}", substitute_labels(operands, value))
     };
     let assemble_line = |l: &Line<'_>, text: &str| {
-        assemble_instruction(spec, text).map_err(|e| SourceError {
+        assemble_instruction(spec, text).map_err(|e| AsmError {
             line: l.number,
             column: e.column,
             message: e.message,
@@ -183,11 +181,12 @@ pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Ve
     // Pass 1: addresses. A label operand is assembled as 0 (a branch has one length).
     let mut address = 0usize;
     let mut addresses = Vec::with_capacity(lines.len());
+    let mut failed = vec![false; lines.len()];
     let mut labels: HashMap<&str, usize> = HashMap::new();
-    for l in &lines {
+    for (k, l) in lines.iter().enumerate() {
         if let Some((name, column)) = l.label {
             if labels.insert(name, address).is_some() {
-                errors.push(SourceError {
+                errors.push(AsmError {
                     line: l.number,
                     column,
                     message: format!("label `{name}` is defined twice"),
@@ -204,27 +203,21 @@ pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Ve
                     Ok(ins) => ins.len(),
                     Err(e) => {
                         errors.push(e);
+                        failed[k] = true;
                         4
                     }
                 }
             }
         };
     }
-    if !errors.is_empty() {
-        errors.sort_by_key(|e| (e.line, e.column));
-        return Err(errors);
-    }
 
     // Pass 2: the bytes, with label operands as branch offsets.
-    let mut code = Vec::with_capacity(address);
-    for (l, &at) in lines.iter().zip(&addresses) {
-        match &l.item {
-            Item::Words(words) => {
-                for w in words {
-                    code.extend_from_slice(&w.to_le_bytes());
-                }
-            }
-            Item::Empty => {}
+    let mut out = Vec::with_capacity(lines.len());
+    for (k, (l, &at)) in lines.iter().zip(&addresses).enumerate() {
+        let bytes = match &l.item {
+            Item::Words(words) => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            Item::Empty => continue,
+            Item::Instruction(_) if failed[k] => continue,
             Item::Instruction(text) => {
                 let mut range_error = None;
                 let resolved = with_labels(text, &mut |t| {
@@ -241,7 +234,7 @@ pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Ve
                     }
                 });
                 if let Some(message) = range_error {
-                    errors.push(SourceError {
+                    errors.push(AsmError {
                         line: l.number,
                         column: 1,
                         message,
@@ -249,14 +242,46 @@ pub fn assemble_source(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Ve
                     continue;
                 }
                 match assemble_line(l, &resolved) {
-                    Ok(ins) => ins.encode_into(&mut code),
-                    Err(e) => errors.push(e),
+                    Ok(ins) => ins.encode(),
+                    Err(e) => {
+                        errors.push(e);
+                        continue;
+                    }
                 }
             }
-        }
+        };
+        out.push(AssembledLine {
+            line: l.number,
+            address: at,
+            text: source_text(l),
+            bytes,
+        });
     }
+    errors.sort_by_key(|e| (e.line, e.column));
+    (out, errors)
+}
+
+/// The text of a placed line as written (without its label and comment).
+fn source_text(l: &Line<'_>) -> String {
+    match &l.item {
+        Item::Instruction(text) => text.trim().to_string(),
+        Item::Words(words) => format!(
+            ".long {}",
+            words
+                .iter()
+                .map(|w| format!("{w:#x}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Item::Empty => String::new(),
+    }
+}
+
+/// Assembles a program into code bytes, or every error found (see [`assemble_listing`]).
+pub fn assemble(spec: &'static IsaSpec, text: &str) -> Result<Vec<u8>, Vec<AsmError>> {
+    let (lines, errors) = assemble_listing(spec, text);
     if errors.is_empty() {
-        Ok(code)
+        Ok(lines.into_iter().flat_map(|l| l.bytes).collect())
     } else {
         Err(errors)
     }
