@@ -58,9 +58,10 @@ fn fixtures_cover_every_schema_construct() {
         mut subtypes,
         mut partitioned,
     ) = (false, false, false, false, false, false);
-    let (mut lit_typed, mut condition_id) = (false, false);
+    let (mut lit_typed, mut condition_id, mut no_op_field) = (false, false, false);
     for s in &specs {
         for e in &s.encodings {
+            no_op_field |= e.op_field.is_none();
             literal_enc |= e.name.contains("LITERAL");
             dpp_enc |= e.name.contains("DPP");
             padding |= e
@@ -136,6 +137,7 @@ fn fixtures_cover_every_schema_construct() {
         ("FieldPredefinedValues", field_values),
         ("Subtypes", subtypes),
         ("IsPartitioned=true", partitioned),
+        ("an encoding without OP field (dual issue)", no_op_field),
     ];
     for (what, seen) in checks {
         assert!(seen, "the fixtures lack {what}");
