@@ -263,6 +263,11 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         column,
         message,
     };
+    // LLVM's syntax is ASCII; columns below are byte offsets, equal to characters from here.
+    if let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
+        let column = text[..at].chars().count() + 1;
+        return Err(err(column, format!("unexpected character `{c}`")));
+    }
     let lead = text.len() - text.trim_start().len();
     let text_t = text.trim();
     let (mnemonic, rest) = match text_t.find(char::is_whitespace) {
@@ -452,7 +457,10 @@ fn bare_operand(tok: &str) -> (&str, bool) {
     loop {
         let before = t;
         // A minus before a digit is a negative number (`-2`), not a negation modifier.
-        if !t[1.min(t.len())..].starts_with(|c: char| c.is_ascii_digit()) {
+        if !t
+            .get(1.min(t.len())..)
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        {
             t = t.strip_prefix('-').unwrap_or(t);
         }
         if let Some(inner) = t.strip_prefix('|').and_then(|x| x.strip_suffix('|')) {
