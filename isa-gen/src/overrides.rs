@@ -19,6 +19,10 @@ pub enum OverrideKind {
         offset: u32,
         count: u32,
     },
+    /// Operands in 9-bit source fields that AMD types with an 8-bit VGPR type (`v0` = 0) are
+    /// given the generation's full source type instead: in a 9-bit source field VGPRs are
+    /// 256 + n and lower values are scalar registers and constants.
+    RetypeNineBitVgprSource { to: &'static str },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,12 +40,26 @@ const GFX9_CDNA: &[Generation] = &[
     Generation::Cdna4,
 ];
 
+const GFX11_UP: &[Generation] = &[
+    Generation::Rdna3,
+    Generation::Rdna3_5,
+    Generation::Rdna4,
+    Generation::Cdna5,
+];
+
 /// Every override the project knows.
-pub static OVERRIDES: &[Override] = &[Override {
-    generations: GFX9_CDNA,
-    kind: OverrideKind::AddField { encoding: "ENC_VOP3P", field: "OPSEL_HI2", offset: 14, count: 1 },
-    reason: "CDNA VOP3P: bit 14 is op_sel_hi for the third source (LLVM's opsel_hi2); AMD's bit map leaves the bit unnamed, so without it the bit would be lost in printing and assembly",
-}];
+pub static OVERRIDES: &[Override] = &[
+    Override {
+        generations: GFX9_CDNA,
+        kind: OverrideKind::AddField { encoding: "ENC_VOP3P", field: "OPSEL_HI2", offset: 14, count: 1 },
+        reason: "CDNA VOP3P: bit 14 is op_sel_hi for the third source (LLVM's opsel_hi2); AMD's bit map leaves the bit unnamed, so without it the bit would be lost in printing and assembly",
+    },
+    Override {
+        generations: GFX11_UP,
+        kind: OverrideKind::RetypeNineBitVgprSource { to: "OPR_SRC" },
+        reason: "VOP3 DPP forms: AMD types SRC1, a 9-bit source field, with the 8-bit VGPR type whose v0 is 0; the hardware and LLVM read the field as a full source (v0 is 256, lower values are SGPRs and constants), so read literally the type names the wrong register",
+    },
+];
 
 /// Applies the overrides that concern `spec`; returns what was applied.
 pub fn apply(spec: &mut Spec) -> Vec<String> {
@@ -92,9 +110,55 @@ pub fn apply(spec: &mut Spec) -> Vec<String> {
                     "{encoding}: added field {field} (bit {offset}, {count} bit(s))"
                 ));
             }
+            OverrideKind::RetypeNineBitVgprSource { to } => {
+                if let Some(done) = retype_nine_bit_vgpr_sources(spec, to) {
+                    applied.push(done);
+                }
+            }
         }
     }
     applied
+}
+
+/// Applies [`OverrideKind::RetypeNineBitVgprSource`]; says what changed, if anything.
+fn retype_nine_bit_vgpr_sources(spec: &mut Spec, to: &str) -> Option<String> {
+    let target = spec.operand_types.iter().position(|t| t.name == to)?;
+    let vgpr_from_zero: Vec<bool> = spec
+        .operand_types
+        .iter()
+        .map(|t| {
+            t.predefined_values
+                .iter()
+                .any(|v| v.name.eq_ignore_ascii_case("v0") && v.value == 0)
+        })
+        .collect();
+    let mut count = 0;
+    let mut types = std::collections::BTreeSet::new();
+    for ins in &mut spec.instructions {
+        for ie in &mut ins.encodings {
+            let Some(enc) = ie.encoding.map(|e| &spec.encodings[e]) else {
+                continue;
+            };
+            for o in &mut ie.operands {
+                let (Some(f), Some(t)) = (o.field, o.operand_type) else {
+                    continue;
+                };
+                let field = &enc.fields[f];
+                if field.width() == 9 && vgpr_from_zero[t] && !field.name.starts_with("LITERAL") {
+                    types.insert(o.operand_type_name.clone().unwrap_or_default());
+                    o.operand_type = Some(target);
+                    o.operand_type_name = Some(to.to_string());
+                    count += 1;
+                }
+            }
+        }
+    }
+    (count > 0).then(|| {
+        format!(
+            "{count} operand(s) in 9-bit source fields retyped from {} to {to}",
+            types.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    })
 }
 
 #[cfg(test)]

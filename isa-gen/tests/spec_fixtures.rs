@@ -178,3 +178,62 @@ fn fixture_facts_match_llvm_encodings() {
         assert_eq!(word, expected, "{}", s.label());
     }
 }
+
+/// The override layer gives SRC1 of RDNA 3's VOP3 DPP forms (a 9-bit source field that AMD
+/// types with the 8-bit VGPR type) the full source type, and records it: afterwards no 9-bit
+/// field keeps a type whose `v0` is 0.
+#[test]
+fn nine_bit_vgpr_sources_are_retyped_to_full_sources() {
+    let specs = fixtures();
+    let rdna3 = specs
+        .iter()
+        .find(|s| s.generation == Some(Generation::Rdna3))
+        .expect("RDNA 3 fixture");
+    let vgpr_from_zero = |t: usize| {
+        rdna3.operand_types[t]
+            .predefined_values
+            .iter()
+            .any(|v| v.name == "v0" && v.value == 0)
+    };
+    let (mut retyped, mut left) = (0, 0);
+    for ins in &rdna3.instructions {
+        for ie in &ins.encodings {
+            let enc = &rdna3.encodings[ie.encoding.expect("resolved")];
+            for o in &ie.operands {
+                let (Some(f), Some(t)) = (o.field, o.operand_type) else {
+                    continue;
+                };
+                if enc.fields[f].width() != 9 || enc.fields[f].name.starts_with("LITERAL") {
+                    continue;
+                }
+                left += usize::from(vgpr_from_zero(t));
+                if ie.encoding_name.starts_with("VOP3_VOP_DPP")
+                    && o.field_name.as_deref() == Some("SRC1")
+                    && rdna3.operand_types[t].name == "OPR_SRC"
+                {
+                    retyped += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(left, 0, "9-bit fields still typed with v0 = 0");
+    assert!(retyped > 0, "no VOP3 DPP SRC1 typed OPR_SRC");
+    let applied = rdna3
+        .overrides_applied
+        .iter()
+        .find(|a| a.contains("retyped from OPR_VGPR to OPR_SRC"))
+        .unwrap_or_else(|| panic!("{:?}", rdna3.overrides_applied));
+    assert!(
+        applied.starts_with(&format!("{retyped} operand(s)")),
+        "{applied}"
+    );
+    // CDNA has no such forms: nothing is retyped there.
+    let cdna3 = specs
+        .iter()
+        .find(|s| s.generation == Some(Generation::Cdna3))
+        .expect("CDNA 3 fixture");
+    assert!(!cdna3
+        .overrides_applied
+        .iter()
+        .any(|a| a.contains("retyped")));
+}

@@ -209,21 +209,6 @@ fn required_memory_field(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option
     isa_runtime::canonical::required_field_value(spec, form, field)
 }
 
-/// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the VGPR type of the
-/// 8-bit VDST fields, whose `v0` is value 0. In a 9-bit source field, value 0-255 selects scalar
-/// registers and constants and VGPRs are 256 + n, so a VGPR picked from that type is moved up.
-fn vgpr_in_source_field(ty: &OperandTypeInfo, width: u32, value: u64) -> u64 {
-    let vgpr_from_zero = ty
-        .runs
-        .iter()
-        .any(|r| r.prefix == "v" && r.first_value == 0);
-    if width == 9 && vgpr_from_zero && value < 256 {
-        value + 256
-    } else {
-        value
-    }
-}
-
 /// Whether an AMD data format holds floating-point values (`FMT_NUM_F32`, `FMT_NUM_PK2_BF16`, ...).
 fn is_float_format(format: &str) -> bool {
     let name = format.strip_prefix("FMT_NUM_").unwrap_or(format);
@@ -328,11 +313,9 @@ pub fn random_instance(
                 rng.next_u64() & ((1u64 << field.width().min(63)) - 1)
             }
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
-                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => vgpr_in_source_field(
-                    ty,
-                    field.width(),
-                    random_value(rng, ty, o.size, has_literal)?,
-                ),
+                Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
+                    random_value(rng, ty, o.size, has_literal)?
+                }
                 // An immediate type's own layout (OPR_SIMM5's 5-bit VALUE) bounds the value
                 // even in a wider encoding field.
                 ty => {

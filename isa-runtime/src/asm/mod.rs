@@ -796,17 +796,6 @@ fn search(
             // before an immediate offset prints).
             vals.extend(ty.named_value("NULL").map(|v| v as u64));
             vals.push(0);
-            // AMD types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the 8-bit VGPR
-            // type whose v0 is 0; in a 9-bit source field VGPRs are 256 + n.
-            if w == 9
-                && ty
-                    .runs
-                    .iter()
-                    .any(|r| r.prefix == "v" && r.first_value == 0)
-            {
-                let vgprs: Vec<u64> = vals.iter().filter(|&&v| v < 256).map(|v| v + 256).collect();
-                vals.extend(vgprs);
-            }
             // Operand types made of sub-fields (waitcnt, hwreg, ...): every value of each
             // small sub-field.
             for sub in ty.fields {

@@ -294,7 +294,7 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
     let value = if shape.variant.sdwa {
         sdwa_source(p, o, index)
     } else {
-        nine_bit_vgpr_source(p, o)
+        *o
     };
     let value = if index == 2 {
         accumulator(p, value)
@@ -353,39 +353,6 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
         },
         _ => o,
     }
-}
-
-/// AMD's XML types some 9-bit source fields (SRC1 of VOP3 DPP forms) with the 8-bit VGPR type
-/// (`v0` = 0). The field is a full source code, as LLVM reads it: VGPRs are 256 + n, lower values
-/// are scalar registers and constants (read here through the generation's `OPR_SRC` type).
-fn nine_bit_vgpr_source(p: &Printer, o: &DecodedOperand) -> DecodedOperand {
-    let spec = p.ins.spec;
-    let (Some(f), Some(t)) = (o.info.field, o.info.operand_type) else {
-        return *o;
-    };
-    let field = &p.ins.encoding().fields[f as usize];
-    let ty = &spec.operand_types[t as usize];
-    let vgpr_from_zero = ty
-        .runs
-        .iter()
-        .any(|r| r.prefix == "v" && r.first_value == 0);
-    if field.width() != 9 || !vgpr_from_zero || field.name.starts_with("LITERAL") {
-        return *o;
-    }
-    let count = crate::operand::register_count(o.info.size);
-    let value = if o.raw >= 256 {
-        Operand::Reg {
-            file: RegFile::Vgpr,
-            first: o.raw as u32 - 256,
-            count,
-        }
-    } else {
-        match spec.operand_types.iter().find(|t| t.name == "OPR_SRC") {
-            Some(src) => classify_in(Some(spec), src, o.raw, o.info.size, p.ins.literal()),
-            None => o.value,
-        }
-    };
-    DecodedOperand { value, ..*o }
 }
 
 /// SDWA sources hold a VGPR number unless their S bit selects a scalar source.
