@@ -334,6 +334,64 @@ fn vector_integer_ops_respect_exec() {
     }
 }
 
+/// VOP3 DPP: SRC1 is a full 9-bit source (v0 is 256), so a VGPR and an SGPR second source
+/// both reach the operation (the model override retypes AMD's 8-bit VGPR type there).
+#[test]
+fn vop3_dpp_second_source_is_a_full_source() {
+    let name = "v_add_nc_u32";
+    let mut ran = Vec::new();
+    for (spec, t) in with(name) {
+        if !isa_runtime::fixtures::specs()
+            .iter()
+            .any(|f| std::ptr::eq(*f, spec))
+            || !spec.generation.starts_with("rdna3")
+        {
+            continue;
+        }
+        let n = if spec.wave64 { 64 } else { 32 };
+        let mut rng = Rng(9);
+        let a: Vec<u32> = (0..n).map(|_| rng.u32()).collect();
+        let b: Vec<u32> = (0..n).map(|_| rng.u32()).collect();
+        let identity = "dpp8:[0,1,2,3,4,5,6,7]";
+        let out = vop2(
+            spec,
+            &t,
+            &format!("{name}_e64_dpp v2, v0, v1 {identity}"),
+            &a,
+            &b,
+            u64::MAX,
+        );
+        for l in 0..n {
+            assert_eq!(
+                out[l],
+                a[l].wrapping_add(b[l]),
+                "{} VGPR source, lane {l}",
+                spec.generation
+            );
+        }
+        let mut w = wave(spec);
+        set_v(&mut w, 0, &a);
+        w.write_sgpr(3, 0x0102_0304).unwrap();
+        run_ok(
+            spec,
+            &t,
+            &format!("{name}_e64_dpp v2, v0, s3 {identity}"),
+            &mut w,
+        );
+        let out = get_v(&w, 2);
+        for l in 0..n {
+            assert_eq!(
+                out[l],
+                a[l].wrapping_add(0x0102_0304),
+                "{} SGPR source, lane {l}",
+                spec.generation
+            );
+        }
+        ran.push(spec);
+    }
+    assert!(!ran.is_empty(), "the RDNA 3 fixture did not run {name}");
+}
+
 #[test]
 fn v_add_f32_rounds_like_ieee() {
     let mut ran = Vec::new();
