@@ -7,6 +7,10 @@
 //! - [`decode`] / [`Instruction::encode`]: bytes ↔ instructions, exact round trip.
 //! - [`tables`]: the generated tables' types.
 
+// Declared first: its test macros are used by the modules below.
+#[cfg(test)]
+#[macro_use]
+mod test_types;
 pub mod asm;
 pub mod canonical;
 pub mod decode;
@@ -16,8 +20,6 @@ pub mod exec_gen;
 pub mod operand;
 pub mod overrides;
 pub mod tables;
-#[cfg(test)]
-mod test_types;
 
 pub use asm::{assemble, assemble_instruction, assemble_listing, AsmError, AssembledLine};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};

@@ -1,7 +1,84 @@
-//! Hand-built operand types with the layouts of AMD's (waitcnt, hwreg, depctr, delay,
-//! version), shared by the unit tests of the disassembler and of the assembler's readers.
+//! Hand-built tables for unit tests: operand types with the layouts of AMD's (waitcnt,
+//! hwreg, depctr, delay, version), and macros for small specs (fields, instructions, forms,
+//! the `IsaSpec` itself), shared by the disassembler's and the assembler's tests.
 
 use crate::tables::{FieldInfo, OperandTypeInfo, RangeInfo};
+use crate::{DecodeError, DecodeErrorKind, Instruction};
+
+/// A one-range field at `offset`, `count` bits wide.
+macro_rules! test_field {
+    ($name:literal, $offset:literal, $count:literal) => {
+        $crate::tables::FieldInfo {
+            name: $name,
+            ranges: &[$crate::tables::RangeInfo {
+                offset: $offset,
+                count: $count,
+                pad_bits: 0,
+                pad_value: 0,
+            }],
+            conditional: false,
+        }
+    };
+}
+
+/// An instruction with its forms.
+macro_rules! test_instruction {
+    ($name:literal, $mnemonic:literal, $forms:expr) => {
+        $crate::tables::InstructionInfo {
+            name: $name,
+            mnemonic: $mnemonic,
+            aliases: &[],
+            flags: 0,
+            forms: $forms,
+        }
+    };
+}
+
+/// A form of `instruction` in `encoding` (opcode 0, condition `default`).
+macro_rules! test_form {
+    ($instruction:literal, $encoding:literal, $operands:expr) => {
+        $crate::tables::FormInfo {
+            instruction: $instruction,
+            encoding: $encoding,
+            opcode: 0,
+            condition: "default",
+            operands: $operands,
+            hints: &[],
+        }
+    };
+}
+
+/// A spec of the tables given, for a generation and LLVM processor; it cannot decode.
+macro_rules! test_spec {
+    ($generation:literal, $mcpu:literal, $wave64:expr, $encodings:expr, $instructions:expr, $forms:expr, $types:expr) => {
+        $crate::tables::IsaSpec {
+            generation: $generation,
+            architecture_name: "test",
+            release_date: "",
+            schema_version: "",
+            source_file: "",
+            llvm_mcpu: $mcpu,
+            wave64: $wave64,
+            encodings: $encodings,
+            instructions: $instructions,
+            forms: $forms,
+            operand_types: $types,
+            decode_form: $crate::test_types::no_decoder,
+            decode: $crate::test_types::no_decode,
+            skipped: &[],
+        }
+    };
+}
+
+/// The selector of a spec built by hand: it recognises nothing.
+pub fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
+    Err(DecodeErrorKind::UnknownEncoding { word: 0 })
+}
+
+/// The decoder of a spec built by hand: such tests build instructions, they do not decode.
+pub fn no_decode(_: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+    unreachable!("these tests build instructions, they do not decode")
+}
 
 pub const fn range(offset: u8, count: u8) -> RangeInfo {
     RangeInfo {

@@ -367,24 +367,9 @@ mod tests {
     use super::*;
     use crate::tables::{
         EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo,
-        RangeInfo, ValueRun,
+        ValueRun,
     };
-    use crate::{DecodeErrorKind, Instruction};
-
-    macro_rules! field {
-        ($name:literal, $offset:literal, $count:literal) => {
-            FieldInfo {
-                name: $name,
-                ranges: &[RangeInfo {
-                    offset: $offset,
-                    count: $count,
-                    pad_bits: 0,
-                    pad_value: 0,
-                }],
-                conditional: false,
-            }
-        };
-    }
+    use crate::Instruction;
 
     // The 96-bit FLAT encoding of the CDNA 5 excerpt (ENC_VFLAT), field by field.
     const SADDR: u8 = 0;
@@ -392,18 +377,18 @@ mod tests {
     const VSRC: u8 = 9;
     const VADDR: u8 = 10;
     static FIELDS: [FieldInfo; 12] = [
-        field!("SADDR", 0, 7),
-        field!("NV", 7, 1),
-        field!("OP", 14, 8),
-        field!("ENCODING", 24, 8),
-        field!("VDST", 32, 8),
-        field!("SCALE_OFFSET", 48, 1),
-        field!("SVE", 49, 1),
-        field!("SCOPE", 50, 2),
-        field!("TH", 52, 3),
-        field!("VSRC", 55, 8),
-        field!("VADDR", 64, 8),
-        field!("IOFFSET", 72, 24),
+        test_field!("SADDR", 0, 7),
+        test_field!("NV", 7, 1),
+        test_field!("OP", 14, 8),
+        test_field!("ENCODING", 24, 8),
+        test_field!("VDST", 32, 8),
+        test_field!("SCALE_OFFSET", 48, 1),
+        test_field!("SVE", 49, 1),
+        test_field!("SCOPE", 50, 2),
+        test_field!("TH", 52, 3),
+        test_field!("VSRC", 55, 8),
+        test_field!("VADDR", 64, 8),
+        test_field!("IOFFSET", 72, 24),
     ];
     static ENCODINGS: [EncodingInfo; 1] = [EncodingInfo {
         name: "ENC_VFLAT",
@@ -456,38 +441,16 @@ mod tests {
         }
     }
 
-    macro_rules! instruction {
-        ($name:literal, $form:literal) => {
-            InstructionInfo {
-                name: $name,
-                mnemonic: $name,
-                aliases: &[],
-                flags: 0,
-                forms: &[$form],
-            }
-        };
-    }
     static INSTRUCTIONS: [InstructionInfo; 5] = [
-        instruction!("GLOBAL_LOAD_B32", 0),
-        instruction!("GLOBAL_STORE_B32", 1),
-        instruction!("GLOBAL_ATOMIC_ADD_U32", 2),
-        instruction!("SCRATCH_LOAD_B32", 3),
-        instruction!("FLAT_LOAD_B32", 4),
+        test_instruction!("GLOBAL_LOAD_B32", "GLOBAL_LOAD_B32", &[0]),
+        test_instruction!("GLOBAL_STORE_B32", "GLOBAL_STORE_B32", &[1]),
+        test_instruction!("GLOBAL_ATOMIC_ADD_U32", "GLOBAL_ATOMIC_ADD_U32", &[2]),
+        test_instruction!("SCRATCH_LOAD_B32", "SCRATCH_LOAD_B32", &[3]),
+        test_instruction!("FLAT_LOAD_B32", "FLAT_LOAD_B32", &[4]),
     ];
-    macro_rules! form {
-        ($instruction:literal, $operands:expr) => {
-            FormInfo {
-                instruction: $instruction,
-                encoding: 0,
-                opcode: 0,
-                condition: "default",
-                operands: $operands,
-                hints: &[],
-            }
-        };
-    }
     static FORMS: [FormInfo; 5] = [
-        form!(
+        test_form!(
+            0,
             0,
             &[
                 op(VDST, VGPR, 32, true),
@@ -495,16 +458,18 @@ mod tests {
                 op(SADDR, SREG, 64, false)
             ]
         ),
-        form!(
+        test_form!(
             1,
+            0,
             &[
                 op(VADDR, VGPR, 64, false),
                 op(VSRC, VGPR, 32, false),
                 op(SADDR, SREG, 64, false)
             ]
         ),
-        form!(
+        test_form!(
             2,
+            0,
             &[
                 op(VDST, VGPR, 32, true),
                 op(VADDR, VGPR, 64, false),
@@ -512,38 +477,30 @@ mod tests {
                 op(SADDR, SREG, 64, false)
             ]
         ),
-        form!(
+        test_form!(
             3,
+            0,
             &[
                 op(VDST, VGPR, 32, true),
                 op(VADDR, VGPR, 32, false),
                 op(SADDR, SREG, 32, false)
             ]
         ),
-        form!(4, &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false)]),
+        test_form!(
+            4,
+            0,
+            &[op(VDST, VGPR, 32, true), op(VADDR, VGPR, 64, false)]
+        ),
     ];
-    fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
-        Err(DecodeErrorKind::UnknownEncoding { word: 0 })
-    }
-    fn no_decode(_: &[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError> {
-        unreachable!("these tests build instructions, they do not decode")
-    }
-    static SPEC: IsaSpec = IsaSpec {
-        generation: "test",
-        architecture_name: "test",
-        release_date: "",
-        schema_version: "",
-        source_file: "",
-        llvm_mcpu: "gfx1250",
-        wave64: false,
-        encodings: &ENCODINGS,
-        instructions: &INSTRUCTIONS,
-        forms: &FORMS,
-        operand_types: &TYPES,
-        decode_form: no_decoder,
-        decode: no_decode,
-        skipped: &[],
-    };
+    static SPEC: IsaSpec = test_spec!(
+        "test",
+        "gfx1250",
+        false,
+        &ENCODINGS,
+        &INSTRUCTIONS,
+        &FORMS,
+        &TYPES
+    );
 
     fn text(form: u16, bytes: [u8; 12]) -> String {
         let mut b = [0u8; 16];

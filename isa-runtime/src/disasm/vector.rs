@@ -1072,24 +1072,8 @@ mod synthetic_tests {
     use crate::disassemble;
     use crate::tables::{
         EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo,
-        RangeInfo, ValueRun,
+        ValueRun,
     };
-    use crate::DecodeErrorKind;
-
-    macro_rules! field {
-        ($name:literal, $offset:literal, $count:literal) => {
-            FieldInfo {
-                name: $name,
-                ranges: &[RangeInfo {
-                    offset: $offset,
-                    count: $count,
-                    pad_bits: 0,
-                    pad_value: 0,
-                }],
-                conditional: false,
-            }
-        };
-    }
 
     const VGPR: u16 = 0;
     const SRC: u16 = 1;
@@ -1141,13 +1125,6 @@ mod synthetic_tests {
         }
     }
 
-    fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
-        Err(DecodeErrorKind::UnknownEncoding { word: 0 })
-    }
-    fn no_decode(_: &[u8]) -> Result<(crate::Instruction, usize), crate::DecodeError> {
-        unreachable!("these tests build instructions, they do not decode")
-    }
-
     fn text(spec: &'static IsaSpec, form: u16, bytes: &[u8]) -> String {
         let mut b = [0u8; 16];
         b[..bytes.len()].copy_from_slice(bytes);
@@ -1161,28 +1138,28 @@ mod synthetic_tests {
     // CDNA 3's VOP3P word as AMD's XML describes it: OPSEL_HI has two bits (59-60), bit 14 is
     // in no field. The MFMA word shares the layout of the sources.
     static CDNA_FIELDS: [FieldInfo; 10] = [
-        field!("VDST", 0, 8),
-        field!("NEG_HI", 8, 3),
-        field!("OPSEL", 11, 3),
-        field!("CLAMP", 15, 1),
-        field!("OP", 16, 7),
-        field!("SRC0", 32, 9),
-        field!("SRC1", 41, 9),
-        field!("SRC2", 50, 9),
-        field!("OPSEL_HI", 59, 2),
-        field!("NEG", 61, 3),
+        test_field!("VDST", 0, 8),
+        test_field!("NEG_HI", 8, 3),
+        test_field!("OPSEL", 11, 3),
+        test_field!("CLAMP", 15, 1),
+        test_field!("OP", 16, 7),
+        test_field!("SRC0", 32, 9),
+        test_field!("SRC1", 41, 9),
+        test_field!("SRC2", 50, 9),
+        test_field!("OPSEL_HI", 59, 2),
+        test_field!("NEG", 61, 3),
     ];
     static MFMA_FIELDS: [FieldInfo; 10] = [
-        field!("VDST", 0, 8),
-        field!("CBSZ", 8, 3),
-        field!("ABID", 11, 4),
-        field!("ACC_CD", 15, 1),
-        field!("OP", 16, 7),
-        field!("SRC0", 32, 9),
-        field!("SRC1", 41, 9),
-        field!("SRC2", 50, 9),
-        field!("ACC", 59, 2),
-        field!("BLGP", 61, 3),
+        test_field!("VDST", 0, 8),
+        test_field!("CBSZ", 8, 3),
+        test_field!("ABID", 11, 4),
+        test_field!("ACC_CD", 15, 1),
+        test_field!("OP", 16, 7),
+        test_field!("SRC0", 32, 9),
+        test_field!("SRC1", 41, 9),
+        test_field!("SRC2", 50, 9),
+        test_field!("ACC", 59, 2),
+        test_field!("BLGP", 61, 3),
     ];
     static CDNA_ENCODINGS: [EncodingInfo; 2] = [
         EncodingInfo {
@@ -1204,38 +1181,15 @@ mod synthetic_tests {
             op_field: Some(4),
         },
     ];
-    macro_rules! instruction {
-        ($name:literal, $mnemonic:literal, $forms:expr) => {
-            InstructionInfo {
-                name: $name,
-                mnemonic: $mnemonic,
-                aliases: &[],
-                flags: 0,
-                forms: $forms,
-            }
-        };
-    }
     static CDNA_INSTRUCTIONS: [InstructionInfo; 4] = [
-        instruction!("V_PK_FMA_F32", "v_pk_fma_f32", &[0]),
-        instruction!("V_FMA_MIX_F32", "v_fma_mix_f32", &[1]),
-        instruction!("V_PK_ADD_F16", "v_pk_add_f16", &[2]),
-        instruction!("V_MFMA_F32_4X4X1_16B_F32", "v_mfma_f32_4x4x1_16b_f32", &[3]),
+        test_instruction!("V_PK_FMA_F32", "v_pk_fma_f32", &[0]),
+        test_instruction!("V_FMA_MIX_F32", "v_fma_mix_f32", &[1]),
+        test_instruction!("V_PK_ADD_F16", "v_pk_add_f16", &[2]),
+        test_instruction!("V_MFMA_F32_4X4X1_16B_F32", "v_mfma_f32_4x4x1_16b_f32", &[3]),
     ];
-    macro_rules! form {
-        ($instruction:literal, $encoding:literal, $operands:expr) => {
-            FormInfo {
-                instruction: $instruction,
-                encoding: $encoding,
-                opcode: 0,
-                condition: "default",
-                operands: $operands,
-                hints: &[],
-            }
-        };
-    }
     const PK_F32: &str = "FMT_NUM_PK2_F32";
     static CDNA_FORMS: [FormInfo; 4] = [
-        form!(
+        test_form!(
             0,
             0,
             &[
@@ -1245,7 +1199,7 @@ mod synthetic_tests {
                 op(7, SRC, PK_F32, 64, false)
             ]
         ),
-        form!(
+        test_form!(
             1,
             0,
             &[
@@ -1255,7 +1209,7 @@ mod synthetic_tests {
                 op(7, SRC, "FMT_NUM_F32", 32, false)
             ]
         ),
-        form!(
+        test_form!(
             2,
             0,
             &[
@@ -1264,7 +1218,7 @@ mod synthetic_tests {
                 op(6, SRC, "FMT_NUM_PK2_F16", 32, false)
             ]
         ),
-        form!(
+        test_form!(
             3,
             1,
             &[
@@ -1275,22 +1229,15 @@ mod synthetic_tests {
             ]
         ),
     ];
-    static CDNA: IsaSpec = IsaSpec {
-        generation: "cdna3",
-        architecture_name: "test",
-        release_date: "",
-        schema_version: "",
-        source_file: "",
-        llvm_mcpu: "gfx942",
-        wave64: true,
-        encodings: &CDNA_ENCODINGS,
-        instructions: &CDNA_INSTRUCTIONS,
-        forms: &CDNA_FORMS,
-        operand_types: &TYPES,
-        decode_form: no_decoder,
-        decode: no_decode,
-        skipped: &[],
-    };
+    static CDNA: IsaSpec = test_spec!(
+        "cdna3",
+        "gfx942",
+        true,
+        &CDNA_ENCODINGS,
+        &CDNA_INSTRUCTIONS,
+        &CDNA_FORMS,
+        &TYPES
+    );
 
     #[test]
     fn cdna_packed_modifiers_read_op_sel_hi_2_at_bit_14() {
@@ -1333,22 +1280,22 @@ mod synthetic_tests {
 
     // RDNA 3's VOP2 and VOP3 words, with a 16-bit instruction in both.
     static RDNA_VOP2_FIELDS: [FieldInfo; 4] = [
-        field!("SRC0", 0, 9),
-        field!("VSRC1", 9, 8),
-        field!("VDST", 17, 8),
-        field!("OP", 25, 6),
+        test_field!("SRC0", 0, 9),
+        test_field!("VSRC1", 9, 8),
+        test_field!("VDST", 17, 8),
+        test_field!("OP", 25, 6),
     ];
     static RDNA_VOP3_FIELDS: [FieldInfo; 10] = [
-        field!("VDST", 0, 8),
-        field!("ABS", 8, 3),
-        field!("OP_SEL", 11, 4),
-        field!("CLAMP", 15, 1),
-        field!("OP", 16, 10),
-        field!("SRC0", 32, 9),
-        field!("SRC1", 41, 9),
-        field!("SRC2", 50, 9),
-        field!("OMOD", 59, 2),
-        field!("NEG", 61, 3),
+        test_field!("VDST", 0, 8),
+        test_field!("ABS", 8, 3),
+        test_field!("OP_SEL", 11, 4),
+        test_field!("CLAMP", 15, 1),
+        test_field!("OP", 16, 10),
+        test_field!("SRC0", 32, 9),
+        test_field!("SRC1", 41, 9),
+        test_field!("SRC2", 50, 9),
+        test_field!("OMOD", 59, 2),
+        test_field!("NEG", 61, 3),
     ];
     static RDNA_ENCODINGS: [EncodingInfo; 2] = [
         EncodingInfo {
@@ -1371,10 +1318,10 @@ mod synthetic_tests {
         },
     ];
     static RDNA_INSTRUCTIONS: [InstructionInfo; 1] =
-        [instruction!("V_ADD_F16", "v_add_f16", &[0, 1])];
+        [test_instruction!("V_ADD_F16", "v_add_f16", &[0, 1])];
     const F16: &str = "FMT_NUM_F16";
     static RDNA_FORMS: [FormInfo; 2] = [
-        form!(
+        test_form!(
             0,
             0,
             &[
@@ -1383,7 +1330,7 @@ mod synthetic_tests {
                 op(1, VGPR, F16, 16, false)
             ]
         ),
-        form!(
+        test_form!(
             0,
             1,
             &[
@@ -1393,22 +1340,15 @@ mod synthetic_tests {
             ]
         ),
     ];
-    static RDNA: IsaSpec = IsaSpec {
-        generation: "rdna3",
-        architecture_name: "test",
-        release_date: "",
-        schema_version: "",
-        source_file: "",
-        llvm_mcpu: "gfx1100",
-        wave64: false,
-        encodings: &RDNA_ENCODINGS,
-        instructions: &RDNA_INSTRUCTIONS,
-        forms: &RDNA_FORMS,
-        operand_types: &TYPES,
-        decode_form: no_decoder,
-        decode: no_decode,
-        skipped: &[],
-    };
+    static RDNA: IsaSpec = test_spec!(
+        "rdna3",
+        "gfx1100",
+        false,
+        &RDNA_ENCODINGS,
+        &RDNA_INSTRUCTIONS,
+        &RDNA_FORMS,
+        &TYPES
+    );
 
     #[test]
     fn true16_halves() {
