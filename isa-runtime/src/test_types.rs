@@ -70,6 +70,49 @@ macro_rules! test_spec {
     };
 }
 
+/// The project's fixture spec of `generation` (built with the `fixtures` feature).
+#[cfg(feature = "fixtures")]
+pub fn fixture_spec(generation: &str) -> &'static crate::IsaSpec {
+    crate::fixtures::specs()
+        .into_iter()
+        .find(|s| s.generation == generation)
+        .expect("fixture spec")
+}
+
+/// The instruction of form (`name`, `encoding`, first condition starting with `condition`)
+/// with the form's condition values and the given field values.
+#[cfg(feature = "fixtures")]
+pub fn instance(
+    spec: &'static crate::IsaSpec,
+    name: &str,
+    encoding: &str,
+    condition: &str,
+    fields: &[(&str, u64)],
+) -> Instruction {
+    let form = (0..spec.forms.len() as u16)
+        .find(|&f| {
+            let fi = &spec.forms[f as usize];
+            spec.instructions[fi.instruction as usize].name == name
+                && spec.encodings[fi.encoding as usize].name == encoding
+                && fi.condition.starts_with(condition)
+        })
+        .unwrap_or_else(|| panic!("{name} in {encoding} ({condition})"));
+    let mut ins = Instruction::new(spec, form);
+    for &(h, v) in spec.forms[form as usize].hints {
+        assert!(ins.set_field(h as usize, v as u64));
+    }
+    for (field, value) in fields {
+        let k = ins
+            .encoding()
+            .fields
+            .iter()
+            .position(|f| f.name == *field)
+            .expect(field);
+        assert!(ins.set_field(k, *value), "{field} = {value}");
+    }
+    ins
+}
+
 /// The selector of a spec built by hand: it recognises nothing.
 pub fn no_decoder(_: &[u8]) -> Result<(u16, u128, usize), DecodeErrorKind> {
     Err(DecodeErrorKind::UnknownEncoding { word: 0 })

@@ -554,39 +554,12 @@ mod tests {
 mod fixture_tests {
     //! Forms of the project's fixture specs with chosen field values; the expected texts are
     //! what llvm-mc 22 prints for the same bytes.
-    use crate::decode::Instruction;
-    use crate::tables::IsaSpec;
-
-    fn spec(generation: &str) -> &'static IsaSpec {
-        crate::fixtures::specs()
-            .into_iter()
-            .find(|s| s.generation == generation)
-            .expect("fixture spec")
-    }
+    use crate::test_types::{fixture_spec, instance};
 
     /// The text of `name` in `encoding` with the form's condition values and `fields` set.
     fn text(generation: &str, name: &str, encoding: &str, fields: &[(&str, u64)]) -> String {
-        let spec = spec(generation);
-        let form = (0..spec.forms.len() as u16)
-            .find(|&f| {
-                let fi = &spec.forms[f as usize];
-                spec.instructions[fi.instruction as usize].name == name
-                    && spec.encodings[fi.encoding as usize].name == encoding
-            })
-            .unwrap_or_else(|| panic!("{name} in {encoding}"));
-        let mut ins = Instruction::new(spec, form);
-        for &(h, v) in spec.forms[form as usize].hints {
-            assert!(ins.set_field(h as usize, v as u64));
-        }
-        for (field, value) in fields {
-            let k = ins
-                .encoding()
-                .fields
-                .iter()
-                .position(|f| f.name == *field)
-                .expect(field);
-            assert!(ins.set_field(k, *value), "{field} = {value}");
-        }
+        let spec = fixture_spec(generation);
+        let ins = instance(spec, name, encoding, "", fields);
         let (d, _) = crate::decode(spec, &ins.encode()).expect("decodes");
         assert!(d == ins, "decodes as another form: {d:?}");
         crate::disassemble(&d)

@@ -724,46 +724,7 @@ mod fixture_tests {
     use crate::decode::Instruction;
     use crate::disassemble;
     use crate::tables::IsaSpec;
-
-    fn spec(generation: &str) -> &'static IsaSpec {
-        crate::fixtures::specs()
-            .into_iter()
-            .find(|s| s.generation == generation)
-            .expect("fixture spec")
-    }
-
-    /// The instruction of form (`name`, `encoding`, first condition starting with `condition`)
-    /// with the given field values.
-    fn build(
-        spec: &'static IsaSpec,
-        name: &str,
-        encoding: &str,
-        condition: &str,
-        fields: &[(&str, u64)],
-    ) -> Instruction {
-        let form = (0..spec.forms.len() as u16)
-            .find(|&f| {
-                let fi = &spec.forms[f as usize];
-                spec.instructions[fi.instruction as usize].name == name
-                    && spec.encodings[fi.encoding as usize].name == encoding
-                    && fi.condition.starts_with(condition)
-            })
-            .unwrap_or_else(|| panic!("{name} in {encoding} ({condition})"));
-        let mut ins = Instruction::new(spec, form);
-        for &(h, v) in spec.forms[form as usize].hints {
-            assert!(ins.set_field(h as usize, v as u64));
-        }
-        for (field, value) in fields {
-            let k = ins
-                .encoding()
-                .fields
-                .iter()
-                .position(|f| f.name == *field)
-                .expect(field);
-            assert!(ins.set_field(k, *value), "{field} = {value}");
-        }
-        ins
-    }
+    use crate::test_types::{fixture_spec as spec, instance as build};
 
     fn text(ins: &Instruction) -> String {
         let (d, _) = crate::decode(ins.spec, &ins.encode()).expect("decodes");
