@@ -1,6 +1,7 @@
 //! Generates one module per enabled generation into OUT_DIR from the spec directory that
-//! `isa_gen::specdir` resolves ($AMD_ISA_SPEC_DIR, spec/xml, ../shared/spec-data/xml-excerpts,
-//! then the bundled fixtures). A generation without a spec gets an empty module that says why.
+//! `isa_gen::specdir` resolves ($AMD_ISA_SPEC_DIR, spec/xml, ../shared/spec-data/xml-full and
+//! xml-excerpts, then the bundled fixtures). A generation without a spec gets an empty module
+//! that says why. All reading of files happens here: the generator gets its inputs as values.
 
 use isa_gen::{model, specdir, Generation};
 use std::path::PathBuf;
@@ -20,6 +21,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", p.display());
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let semantics = isa_gen::emit::exec::Semantics::load();
     let dir = specdir::xml_dir();
     for layer in &dir.layers {
         println!("cargo:rerun-if-changed={}", layer.display());
@@ -46,7 +48,7 @@ fn main() {
         for spec in &fixtures {
             println!("cargo:rerun-if-changed={}", spec.path.display());
             let Some(g) = spec.generation else { continue };
-            let generated = isa_gen::emit::generate(spec)
+            let generated = isa_gen::emit::generate(spec, &semantics)
                 .unwrap_or_else(|e| panic!("isa-gen failed for fixture {g}: {e}"));
             std::fs::write(out.join(format!("fixture_{g}.rs")), generated.code)
                 .expect("write generated code");
@@ -73,7 +75,7 @@ fn main() {
             continue;
         }
         let code = match specs.iter().find(|s| s.generation == Some(g)) {
-            Some(spec) => match isa_gen::emit::generate(spec) {
+            Some(spec) => match isa_gen::emit::generate(spec, &semantics) {
                 Ok(generated) => generated.code,
                 Err(e) => panic!("isa-gen failed for {g}: {e}"),
             },

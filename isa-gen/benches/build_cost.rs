@@ -36,13 +36,14 @@ fn main() {
     println!("spec directory: {} ({:?})", dir.display(), dir.source);
     let target = std::env::temp_dir().join("isa-build-cost-target");
     let root = specdir::workspace_root();
+    let semantics = isa_gen::emit::exec::Semantics::load();
     let mut rows = Vec::new();
     for spec in &specs {
         let Some(g) = spec.generation else { continue };
         if !wanted.is_empty() && !wanted.iter().any(|w| w == g.name()) {
             continue;
         }
-        let generated = match isa_gen::emit::generate(spec) {
+        let generated = match isa_gen::emit::generate(spec, &semantics) {
             Ok(x) => x,
             Err(e) => {
                 println!("{g}: the generator failed: {e}");

@@ -41,6 +41,7 @@ pub fn run(args: EmitArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     crate::outln!("spec directory: {} ({:?})", dir.display(), dir.source);
+    let semantics = crate::emit::exec::Semantics::load();
     let mut failed = false;
     for spec in &specs {
         let Some(g) = spec.generation else {
@@ -50,7 +51,7 @@ pub fn run(args: EmitArgs) -> ExitCode {
             );
             continue;
         };
-        match crate::emit::generate(spec) {
+        match crate::emit::generate(spec, &semantics) {
             Ok(generated) => {
                 let path = args.out.join(format!("{g}.rs"));
                 if let Err(e) = std::fs::write(&path, &generated.code) {

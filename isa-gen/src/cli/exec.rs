@@ -57,23 +57,24 @@ fn report(
         (None, true) => specdir::fixture_xml_dir(),
         (None, false) => specdir::xml_dir().display().into(),
     };
-    let specs = match model::load_layers(&specdir::split_layers(dir.as_os_str())) {
+    let xml = specdir::SpecDir::layered(specdir::split_layers(dir.as_os_str()), Source::Explicit);
+    let specs = match model::load_layers(&xml.layers) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
+    // AMD's pseudocode when present (the project's samples are not AMD's text), the override
+    // layer, and the specs of borrowed-from generations from the same directories.
     let pdir = specdir::pcode_dir();
-    let sem = if pdir.source == Source::Fixture {
-        Semantics::load_from(
-            None,
-            &crate::emit::exec::source::overrides_dir(),
-            &crate::emit::exec::source::kernels_dir(),
-        )
-    } else {
-        Semantics::load()
-    };
+    let amd = (pdir.source != Source::Fixture).then_some(pdir.path);
+    let sem = Semantics::load_from(
+        amd.as_deref(),
+        &crate::emit::exec::source::overrides_dir(),
+        &crate::emit::exec::source::kernels_dir(),
+        &xml,
+    );
     let reports: Vec<ExecReport> = specs
         .iter()
         .filter(|s| arch.is_none() || s.generation == arch)

@@ -86,12 +86,16 @@ pub(crate) fn collect_forms(spec: &Spec) -> (Vec<Form>, Vec<(String, String)>) {
     (forms, skipped)
 }
 
-/// Generates the module for one spec, formatted, with a header naming its origin.
-pub fn generate(spec: &Spec) -> Result<Generated, String> {
+/// Generates the module for one spec, formatted, with a header naming its origin. The output
+/// is a function of its arguments only: `semantics` holds everything read besides the XML
+/// (pseudocode, overrides, the specs of borrowed-from generations); callers load it once with
+/// [`exec::source::Semantics::load`] (the build script and the CLI) or from explicit
+/// directories.
+pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Generated, String> {
     let (forms, skipped) = collect_forms(spec);
     let tables = tables::emit(spec, &forms, &skipped);
     let decoder = decoder::emit(spec, &forms);
-    let executors = exec::generate(spec, &forms).code;
+    let executors = exec::generate_with(spec, &forms, semantics).code;
     let tokens: TokenStream = quote! {
         #tables
         #decoder

@@ -28,7 +28,7 @@ use builtin::Builtin;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde::Serialize;
-pub use source::{semantics, Semantics};
+pub use source::Semantics;
 
 /// How an instruction got its executor (the runtime's `ExecStatus`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -157,11 +157,6 @@ enum Plan {
     Lowered(TokenStream),
     Builtin(Builtin),
     Unsupported,
-}
-
-/// Generates the executors of `spec` with the semantics of this process ([`semantics`]).
-pub(crate) fn generate(spec: &Spec, forms: &[super::Form]) -> Executors {
-    generate_with(spec, forms, semantics())
 }
 
 /// The executors of `spec` (code and coverage) from explicit semantics.

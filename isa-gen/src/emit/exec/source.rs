@@ -18,7 +18,6 @@ use crate::specdir::{self, Source};
 use crate::Generation;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 /// The generation whose pseudocode a generation without its own borrows, by name.
 ///
@@ -90,19 +89,29 @@ impl Semantics {
     pub fn load() -> Semantics {
         let dir = specdir::pcode_dir();
         let amd_dir = (dir.source != Source::Fixture).then(|| dir.path.clone());
-        Semantics::load_from(amd_dir.as_deref(), &overrides_dir(), &kernels_dir())
+        Semantics::load_from(
+            amd_dir.as_deref(),
+            &overrides_dir(),
+            &kernels_dir(),
+            &specdir::xml_dir(),
+        )
     }
 
     /// As [`Semantics::load`], from explicit directories (`amd = None`: no AMD text, as on a
-    /// fresh machine).
-    pub fn load_from(amd: Option<&Path>, overrides: &Path, kernels: &Path) -> Semantics {
+    /// fresh machine); `xml` is where the specs of borrowed-from generations are read.
+    pub fn load_from(
+        amd: Option<&Path>,
+        overrides: &Path,
+        kernels: &Path,
+        xml: &specdir::SpecDir,
+    ) -> Semantics {
         let mut s = Semantics {
             pcode_source: String::new(),
             amd: BTreeMap::new(),
             overrides: Vec::new(),
             problems: Vec::new(),
             kernels: BTreeMap::new(),
-            xml_dir: specdir::xml_dir(),
+            xml_dir: xml.clone(),
             borrow_specs: Default::default(),
         };
         match amd {
@@ -265,13 +274,6 @@ pub fn display_path(p: &Path) -> String {
     p.strip_prefix(&root)
         .map(|r| r.display().to_string())
         .unwrap_or_else(|_| p.display().to_string())
-}
-
-/// The semantics of this process, loaded once (build scripts generate every generation from
-/// the same data).
-pub fn semantics() -> &'static Semantics {
-    static S: OnceLock<Semantics> = OnceLock::new();
-    S.get_or_init(Semantics::load)
 }
 
 /// The operand signature the borrowing check compares: per explicit operand of the

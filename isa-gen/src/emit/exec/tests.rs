@@ -11,11 +11,20 @@ use crate::Generation;
 
 /// Semantics without AMD's text: the project's overrides and fixture pseudocode only.
 fn fresh() -> Semantics {
-    Semantics::load_from(None, &source::overrides_dir(), &source::kernels_dir())
+    Semantics::load_from(
+        None,
+        &source::overrides_dir(),
+        &source::kernels_dir(),
+        &fixture_xml(),
+    )
 }
 
 fn fixture_specs() -> Vec<Spec> {
     model::load_dir(&specdir::fixture_xml_dir()).expect("fixture specs")
+}
+
+fn fixture_xml() -> specdir::SpecDir {
+    specdir::SpecDir::single(specdir::fixture_xml_dir(), specdir::Source::Fixture)
 }
 
 #[test]
@@ -249,7 +258,7 @@ fn override_entries_need_a_reason_and_a_known_scope() {
         "=== SOP1 S_MOV_B32\n// reason: x\nD0.b32 = S0.b32\n",
     )
     .unwrap();
-    let sem = Semantics::load_from(None, &dir, &dir.join("none"));
+    let sem = Semantics::load_from(None, &dir, &dir.join("none"), &fixture_xml());
     assert_eq!(sem.overrides.len(), 1);
     assert!(
         sem.problems
