@@ -1,6 +1,6 @@
-//! A digest of the decoder's results (forms, lengths, bits, error kinds) over random words and
-//! truncated inputs, per generation: run it before and after a change to the decoder
-//! generator and compare the lines (`cargo run --release -p isa-runtime --features fixtures
+//! A digest of the decoder's results (forms, lengths, bits, error kinds, and the disassembled
+//! text) over random words and truncated inputs, per generation: run it before and after a
+//! change to the generator (decoder or tables) and compare the lines (`cargo run --release -p isa-runtime --features fixtures
 //! --example decode_digest`).
 fn main() {
     let n: usize = std::env::args()
@@ -35,6 +35,9 @@ fn main() {
                     mix(len as u64);
                     mix(ins.bits as u64);
                     mix((ins.bits >> 64) as u64);
+                    for b in isa_runtime::disassemble(&ins).bytes() {
+                        mix(b as u64);
+                    }
                 }
                 Err(e) => mix(match e.kind {
                     isa_runtime::DecodeErrorKind::Truncated { needed, available } => {

@@ -1,11 +1,25 @@
 //! Emits the static tables of one generation.
+//!
+//! The small items (the `IsaSpec`, encodings, operand types, id constants) are tokens formatted
+//! with the rest of the module. The large tables (forms, their operand lists, instructions) are
+//! written as text, one row per entry with named references (`I_DS_ADD_U32`, `E_ENC_DS`,
+//! `T_OPR_VGPR`) and a trailing comment naming the entry, under `#[rustfmt::skip]`: a person
+//! finds an instruction's row by its name, and identical operand lists are stored once.
 
 use super::{form_names, ident, Form};
 use crate::model::{Field, OperandType, Spec};
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 
-pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenStream {
+/// The tables of one generation: tokens for the small items, text rows for the large ones.
+pub struct Tables {
+    pub tokens: TokenStream,
+    pub rows: String,
+}
+
+pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables {
     let generation = spec.label();
     let arch = &spec.architecture_name;
     let release = spec.release_date.clone().unwrap_or_default();
@@ -23,8 +37,8 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
         let name = &e.name;
         let order = e.order;
         let bits = e.bit_count;
-        let mask = e.mask;
-        let fixed = e.fixed_bits().map_or(0, |(_, v)| v);
+        let mask = hex_u128(e.mask);
+        let fixed = hex_u128(e.fixed_bits().map_or(0, |(_, v)| v));
         let fields = e.fields.iter().map(field_info);
         let op_field = match e.op_field {
             Some(i) => {
@@ -68,83 +82,26 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
         quote! { #[doc = #doc] pub const #cname: u16 = #k; }
     });
 
-    let form_entries = forms.iter().map(|f| {
-        let ins = &spec.instructions[f.instruction];
-        let ie = &ins.encodings[f.instruction_encoding];
-        let instruction = f.instruction as u16;
-        let encoding = f.encoding as u16;
-        let opcode = f.opcode;
-        let condition = ie.condition_name.clone().unwrap_or_default();
-        let enc = &spec.encodings[f.encoding];
-        let hints: Vec<TokenStream> = match ie.condition {
-            crate::model::ConditionRef::Defined { index } => enc.conditions[index]
-                .expr
-                .as_ref()
-                .map(|x| super::condition::hints(x, enc))
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(f, v)| {
-                    let f = f as u8;
-                    quote! { (#f, #v) }
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let operands = ie.operands.iter().map(|o| {
-            let field = match o.field {
-                Some(i) => {
-                    let i = i as u8;
-                    quote! { Some(#i) }
-                }
-                None => quote! { None },
-            };
-            let ty = match o.operand_type {
-                Some(i) => {
-                    let i = i as u16;
-                    quote! { Some(#i) }
-                }
-                None => quote! { None },
-            };
-            let df = o.data_format_name.clone().unwrap_or_default();
-            let size = o.size as u16;
-            let (input, output, implicit, req) = (o.input, o.output, o.is_implicit, o.is_binary_microcode_required);
-            quote! {
-                OperandInfo { field: #field, operand_type: #ty, data_format: #df, size: #size, input: #input, output: #output, implicit: #implicit, binary_required: #req }
-            }
-        });
-        quote! {
-            FormInfo { instruction: #instruction, encoding: #encoding, opcode: #opcode, condition: #condition, operands: &[#(#operands),*], hints: &[#(#hints),*] }
-        }
+    let instruction_consts = spec.instructions.iter().enumerate().map(|(k, ins)| {
+        let cname = ident(&format!("I_{}", ins.name));
+        let doc = format!("{} ({} encodings)", ins.name, ins.encodings.len());
+        let k = k as u16;
+        quote! { #[doc = #doc] pub const #cname: u16 = #k; }
     });
-
-    let mut forms_of: Vec<Vec<u16>> = vec![Vec::new(); spec.instructions.len()];
-    for (k, f) in forms.iter().enumerate() {
-        forms_of[f.instruction].push(k as u16);
-    }
-    let instructions = spec.instructions.iter().zip(&forms_of).map(|(ins, fs)| {
-        let name = &ins.name;
-        let mnemonic = ins.name.to_ascii_lowercase();
-        let aliases = &ins.aliases;
-        let f = &ins.flags;
-        let flags = (f.is_branch as u8)
-            | (f.is_conditional_branch as u8) << 1
-            | (f.is_indirect_branch as u8) << 2
-            | (f.is_program_terminator as u8) << 3
-            | (f.is_immediately_executed as u8) << 4;
-        quote! {
-            InstructionInfo { name: #name, mnemonic: #mnemonic, aliases: &[#(#aliases),*], flags: #flags, forms: &[#(#fs),*] }
-        }
+    let type_consts = spec.operand_types.iter().enumerate().map(|(k, t)| {
+        let cname = ident(&format!("T_{}", t.name));
+        let doc = format!("{}: {} values", t.name, t.predefined_values.len());
+        let k = k as u16;
+        quote! { #[doc = #doc] pub const #cname: u16 = #k; }
     });
-
+    let rows = rows(spec, forms, &names);
     let operand_types = spec.operand_types.iter().map(operand_type_info);
     let n_skipped = skipped.len();
     let skipped = skipped.iter().map(|(what, why)| quote! { (#what, #why) });
     let n_enc = spec.encodings.len();
-    let n_forms = forms.len();
-    let n_ins = spec.instructions.len();
     let n_ot = spec.operand_types.len();
 
-    quote! {
+    let tokens = quote! {
         use crate::tables::*;
 
         /// This generation's ISA.
@@ -173,15 +130,150 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
 
         #(#form_consts)*
 
-        pub static FORMS: [FormInfo; #n_forms] = [#(#form_entries),*];
+        #(#instruction_consts)*
 
-        pub static INSTRUCTIONS: [InstructionInfo; #n_ins] = [#(#instructions),*];
+        #(#type_consts)*
 
         pub static OPERAND_TYPES: [OperandTypeInfo; #n_ot] = [#(#operand_types),*];
 
         /// Instruction encodings the generator left out, with the reason.
         pub static SKIPPED: [(&str, &str); #n_skipped] = [#(#skipped),*];
+    };
+    Tables { tokens, rows }
+}
+
+/// A `u128` literal in hex (masks and fixed bits read against AMD's binary strings).
+fn hex_u128(v: u128) -> proc_macro2::Literal {
+    format!("{v:#x}").parse().expect("a hex literal")
+}
+
+/// `Some(X)` / `None` as text.
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "None".to_string(), |x| format!("Some({x})"))
+}
+
+/// The forms (`FORMS`), the operand lists they share (`OPS_k`) and the instructions
+/// (`INSTRUCTIONS`) as text, one row per entry.
+fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
+    let type_name =
+        |t: Option<usize>| opt(t.map(|i| ident(&format!("T_{}", spec.operand_types[i].name))));
+    let mut out = String::new();
+    // Operand lists, each stored once: many forms share theirs (a VOPC compare in every
+    // encoding, the opcodes of one DS shape).
+    let mut lists: Vec<(String, Vec<String>)> = Vec::new();
+    let mut list_of: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut form_list = Vec::with_capacity(forms.len());
+    for f in forms {
+        let ins = &spec.instructions[f.instruction];
+        let ie = &ins.encodings[f.instruction_encoding];
+        let enc = &spec.encodings[f.encoding];
+        let ops: Vec<String> = ie
+            .operands
+            .iter()
+            .map(|o| {
+                let comment = match o.field {
+                    Some(i) => enc.fields[i].name.clone(),
+                    None => "implicit".to_string(),
+                };
+                format!(
+                    "OperandInfo {{ field: {}, operand_type: {}, data_format: {:?}, size: {}, input: {}, output: {}, implicit: {}, binary_required: {} }}, // {comment}",
+                    opt(o.field),
+                    type_name(o.operand_type),
+                    o.data_format_name.clone().unwrap_or_default(),
+                    o.size,
+                    o.input,
+                    o.output,
+                    o.is_implicit,
+                    o.is_binary_microcode_required,
+                )
+            })
+            .collect();
+        let k = *list_of.entry(ops.clone()).or_insert_with(|| {
+            lists.push((format!("{} in {}", ins.name, enc.name), ops));
+            lists.len() - 1
+        });
+        form_list.push(k);
     }
+    out.push_str(
+        "\n// ---- Large tables: one row per entry (written by isa-gen's emit::tables). ----\n\n",
+    );
+    for (k, (first, ops)) in lists.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "/// Operands of {first} (and of every form with the same list)."
+        );
+        let _ = writeln!(
+            out,
+            "#[rustfmt::skip]\nstatic OPS_{k}: [OperandInfo; {}] = [",
+            ops.len()
+        );
+        for o in ops {
+            let _ = writeln!(out, "    {o}");
+        }
+        out.push_str("];\n");
+    }
+
+    let _ = writeln!(
+        out,
+        "\n/// Every form (instruction × encoding × condition); `F_*` names the index.\n#[rustfmt::skip]\npub static FORMS: [FormInfo; {}] = [",
+        forms.len()
+    );
+    for ((f, name), list) in forms.iter().zip(names).zip(&form_list) {
+        let ins = &spec.instructions[f.instruction];
+        let ie = &ins.encodings[f.instruction_encoding];
+        let enc = &spec.encodings[f.encoding];
+        let hints: Vec<String> = match ie.condition {
+            crate::model::ConditionRef::Defined { index } => enc.conditions[index]
+                .expr
+                .as_ref()
+                .map(|x| super::condition::hints(x, enc))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(fi, v)| format!("({fi}, {v})"))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let _ = writeln!(
+            out,
+            "    FormInfo {{ instruction: {}, encoding: {}, opcode: {:#x}, condition: {:?}, operands: &OPS_{list}, hints: &[{}] }}, // {name}",
+            ident(&format!("I_{}", ins.name)),
+            ident(&format!("E_{}", enc.name)),
+            f.opcode,
+            ie.condition_name.clone().unwrap_or_default(),
+            hints.join(", "),
+        );
+    }
+    out.push_str("];\n");
+
+    let mut forms_of: Vec<Vec<&proc_macro2::Ident>> = vec![Vec::new(); spec.instructions.len()];
+    for (f, name) in forms.iter().zip(names) {
+        forms_of[f.instruction].push(name);
+    }
+    let _ = writeln!(
+        out,
+        "\n/// Every instruction; `I_*` names the index.\n#[rustfmt::skip]\npub static INSTRUCTIONS: [InstructionInfo; {}] = [",
+        spec.instructions.len()
+    );
+    for (ins, fs) in spec.instructions.iter().zip(&forms_of) {
+        let f = &ins.flags;
+        let flags = (f.is_branch as u8)
+            | (f.is_conditional_branch as u8) << 1
+            | (f.is_indirect_branch as u8) << 2
+            | (f.is_program_terminator as u8) << 3
+            | (f.is_immediately_executed as u8) << 4;
+        let aliases: Vec<String> = ins.aliases.iter().map(|a| format!("{a:?}")).collect();
+        let fs: Vec<String> = fs.iter().map(|i| i.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "    InstructionInfo {{ name: {:?}, mnemonic: {:?}, aliases: &[{}], flags: {flags:#04x}, forms: &[{}] }},",
+            ins.name,
+            ins.name.to_ascii_lowercase(),
+            aliases.join(", "),
+            fs.join(", "),
+        );
+    }
+    out.push_str("];\n");
+    out
 }
 
 fn field_info(f: &Field) -> TokenStream {
