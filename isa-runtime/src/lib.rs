@@ -27,30 +27,39 @@ pub use disasm::disassemble;
 pub use operand::{DecodedOperand, Operand, RegFile};
 pub use tables::IsaSpec;
 
+// The generated modules are left out of this crate's own unit-test build: those tests run on
+// hand-built specs (`test_types`), and compiling every generation a second time for them would
+// double the build (AMD's complete files are megabytes of generated code each). Integration
+// tests and dependents see the generations as usual.
 macro_rules! generation {
-    ($feature:literal, $module:ident, $spec:ident) => {
-        #[cfg(feature = $feature)]
+    ($feature:literal, $module:ident, $spec:ident, $exec:ident) => {
+        #[cfg(all(feature = $feature, not(test)))]
         #[allow(clippy::all, unused_parens)]
         pub mod $module {
             include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
         }
-        #[cfg(feature = $feature)]
+        #[cfg(all(feature = $feature, not(test)))]
         const $spec: Option<&IsaSpec> = $module::SPEC;
-        #[cfg(not(feature = $feature))]
+        #[cfg(all(feature = $feature, not(test)))]
+        const $exec: Option<(Option<&IsaSpec>, &exec_gen::GeneratedExec)> =
+            Some(($module::SPEC, &$module::EXEC));
+        #[cfg(not(all(feature = $feature, not(test))))]
         const $spec: Option<&IsaSpec> = None;
+        #[cfg(not(all(feature = $feature, not(test))))]
+        const $exec: Option<(Option<&IsaSpec>, &exec_gen::GeneratedExec)> = None;
     };
 }
 
-generation!("rdna1", rdna1, RDNA1);
-generation!("rdna2", rdna2, RDNA2);
-generation!("rdna3", rdna3, RDNA3);
-generation!("rdna3_5", rdna3_5, RDNA3_5);
-generation!("rdna4", rdna4, RDNA4);
-generation!("cdna1", cdna1, CDNA1);
-generation!("cdna2", cdna2, CDNA2);
-generation!("cdna3", cdna3, CDNA3);
-generation!("cdna4", cdna4, CDNA4);
-generation!("cdna5", cdna5, CDNA5);
+generation!("rdna1", rdna1, RDNA1, RDNA1_EXEC);
+generation!("rdna2", rdna2, RDNA2, RDNA2_EXEC);
+generation!("rdna3", rdna3, RDNA3, RDNA3_EXEC);
+generation!("rdna3_5", rdna3_5, RDNA3_5, RDNA3_5_EXEC);
+generation!("rdna4", rdna4, RDNA4, RDNA4_EXEC);
+generation!("cdna1", cdna1, CDNA1, CDNA1_EXEC);
+generation!("cdna2", cdna2, CDNA2, CDNA2_EXEC);
+generation!("cdna3", cdna3, CDNA3, CDNA3_EXEC);
+generation!("cdna4", cdna4, CDNA4, CDNA4_EXEC);
+generation!("cdna5", cdna5, CDNA5, CDNA5_EXEC);
 
 /// The project's own fixture specs (`spec/fixtures/xml`), compiled in with the `fixtures`
 /// feature so tests cover them beside AMD's data.
@@ -58,6 +67,26 @@ generation!("cdna5", cdna5, CDNA5);
 pub mod fixtures {
     // One module per fixture spec, and `pub fn specs()` listing them.
     include!(concat!(env!("OUT_DIR"), "/fixtures.rs"));
+}
+
+/// The generated executors of every generation compiled in, with its spec.
+pub(crate) fn generation_executors(
+) -> Vec<(Option<&'static IsaSpec>, &'static exec_gen::GeneratedExec)> {
+    [
+        RDNA1_EXEC,
+        RDNA2_EXEC,
+        RDNA3_EXEC,
+        RDNA3_5_EXEC,
+        RDNA4_EXEC,
+        CDNA1_EXEC,
+        CDNA2_EXEC,
+        CDNA3_EXEC,
+        CDNA4_EXEC,
+        CDNA5_EXEC,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The specs compiled into this build (enabled features whose spec was found).

@@ -100,30 +100,9 @@ impl GeneratedExec {
     }
 }
 
-#[allow(clippy::vec_init_then_push)]
 fn compiled_in() -> Vec<(Option<&'static IsaSpec>, &'static GeneratedExec)> {
     #[allow(unused_mut)]
-    let mut v: Vec<(Option<&'static IsaSpec>, &'static GeneratedExec)> = Vec::new();
-    #[cfg(feature = "rdna1")]
-    v.push((crate::rdna1::SPEC, &crate::rdna1::EXEC));
-    #[cfg(feature = "rdna2")]
-    v.push((crate::rdna2::SPEC, &crate::rdna2::EXEC));
-    #[cfg(feature = "rdna3")]
-    v.push((crate::rdna3::SPEC, &crate::rdna3::EXEC));
-    #[cfg(feature = "rdna3_5")]
-    v.push((crate::rdna3_5::SPEC, &crate::rdna3_5::EXEC));
-    #[cfg(feature = "rdna4")]
-    v.push((crate::rdna4::SPEC, &crate::rdna4::EXEC));
-    #[cfg(feature = "cdna1")]
-    v.push((crate::cdna1::SPEC, &crate::cdna1::EXEC));
-    #[cfg(feature = "cdna2")]
-    v.push((crate::cdna2::SPEC, &crate::cdna2::EXEC));
-    #[cfg(feature = "cdna3")]
-    v.push((crate::cdna3::SPEC, &crate::cdna3::EXEC));
-    #[cfg(feature = "cdna4")]
-    v.push((crate::cdna4::SPEC, &crate::cdna4::EXEC));
-    #[cfg(feature = "cdna5")]
-    v.push((crate::cdna5::SPEC, &crate::cdna5::EXEC));
+    let mut v = crate::generation_executors();
     #[cfg(feature = "fixtures")]
     v.extend(crate::fixtures::executors());
     v
