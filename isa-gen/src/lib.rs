@@ -6,10 +6,12 @@
 //!   reported, never dropped silently.
 //! - [`model`]: the generation-neutral model with every cross-reference resolved and validated.
 //! - [`pcode`]: AMD's pseudocode: pest grammar, AST, typed IR, corpus classification.
+//! - [`diff`]: what changed between two specs (releases or generations), on the model.
 //! - [`cli`]: the `isa-gen` command line.
 
 pub mod cli;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod generation;
 pub mod model;
