@@ -181,6 +181,18 @@ pub fn check(args: CheckArgs) -> ExitCode {
             Err(code) => return code,
         }
     };
+    // Which release each file is (see spec/releases.toml): a warning unless AMD's own file.
+    let mut specs = specs;
+    let mut identities = Vec::new();
+    for s in &mut specs {
+        match crate::releases::check_spec(s) {
+            Ok((line, warning)) => {
+                identities.push(line);
+                s.diagnostics.extend(warning);
+            }
+            Err(e) => identities.push(format!("not identified: {e}")),
+        }
+    }
     let mut errors = 0;
     if args.json {
         let all: Vec<_> = specs.iter().flat_map(|s| s.diagnostics.iter()).collect();
@@ -190,12 +202,13 @@ pub fn check(args: CheckArgs) -> ExitCode {
         );
         errors = specs.iter().map(|s| s.errors().count()).sum();
     } else {
-        for s in &specs {
+        for (s, identity) in specs.iter().zip(&identities) {
             for d in &s.diagnostics {
                 if d.severity == crate::Severity::Error || args.warnings {
                     crate::outln!("{d}");
                 }
             }
+            crate::outln!("{}: release: {identity}", s.label());
             let e = s.errors().count();
             errors += e;
             crate::outln!(
