@@ -17,6 +17,7 @@ pub mod generation;
 pub mod model;
 pub mod overrides;
 pub mod pcode;
+pub mod regen;
 pub mod releases;
 pub mod specdir;
 pub mod synth;

@@ -39,6 +39,8 @@ pub struct EmitStats {
 pub struct Generated {
     pub code: String,
     pub stats: EmitStats,
+    /// The executors' coverage (which instructions can run, and why not).
+    pub exec: exec::ExecReport,
 }
 
 /// The forms the generator can emit, and the ones it skips with the reason.
@@ -95,7 +97,10 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
     let (forms, skipped) = collect_forms(spec);
     let tables = tables::emit(spec, &forms, &skipped);
     let decoder = decoder::emit(spec, &forms);
-    let executors = exec::generate_with(spec, &forms, semantics).code;
+    let exec::Executors {
+        code: executors,
+        report: exec,
+    } = exec::generate_with(spec, &forms, semantics);
     let tokens: TokenStream = quote! {
         #tables
         #decoder
@@ -123,6 +128,7 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
     Ok(Generated {
         code: header + &body,
         stats,
+        exec,
     })
 }
 
