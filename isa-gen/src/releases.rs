@@ -114,7 +114,7 @@ pub struct FileFacts {
 impl Releases {
     pub fn identify(&self, f: &FileFacts) -> Identity<'_> {
         let same = |size: Option<u64>, sha: Option<&str>| {
-            size.map_or(true, |s| s == f.size) && sha == Some(f.sha256.as_str())
+            size.unwrap_or(f.size) == f.size && sha == Some(f.sha256.as_str())
         };
         if let Some(r) = self
             .release
@@ -284,7 +284,7 @@ mod tests {
         for r in &l.release {
             assert!(Generation::from_name(&r.generation).is_some(), "{r:?}");
             assert!(is_date(&r.release_date), "{r:?}");
-            assert!(r.sha256.as_deref().map_or(true, is_sha256), "{r:?}");
+            assert!(r.sha256.iter().all(|s| is_sha256(s)), "{r:?}");
             assert_eq!(r.sha256.is_some(), r.size.is_some(), "{r:?}");
         }
         for d in &l.derived {

@@ -31,7 +31,7 @@ pub struct DiffArgs {
 
 /// What one argument named.
 enum Operand {
-    One(Spec),
+    One(Box<Spec>),
     Many(Vec<Spec>),
 }
 
@@ -39,7 +39,7 @@ fn load_arg(arg: &str, source: &SpecSource) -> Result<Operand, String> {
     let path = PathBuf::from(arg);
     if path.is_file() {
         return model::load_file(&path)
-            .map(Operand::One)
+            .map(|s| Operand::One(Box::new(s)))
             .map_err(|e| e.to_string());
     }
     if path.is_dir() {
@@ -57,7 +57,7 @@ fn load_arg(arg: &str, source: &SpecSource) -> Result<Operand, String> {
     specs
         .into_iter()
         .find(|s| s.generation == Some(g))
-        .map(Operand::One)
+        .map(|s| Operand::One(Box::new(s)))
         .ok_or_else(|| {
             format!(
                 "no spec for {g} in {} ({:?}); give a file or set --spec-dir",
