@@ -52,8 +52,15 @@ fn load_arg(arg: &str, source: &SpecSource) -> Result<Operand, String> {
             "`{arg}` is neither a file, a directory nor a generation name"
         ));
     };
+    // AMD's file name first (the first layer holding it wins), else every file's own
+    // ArchitectureName.
     let dir = source.resolve();
-    let specs = model::load_dir(&dir.path).map_err(|e| e.to_string())?;
+    if let Some(file) = dir.file_of(g, "xml") {
+        return model::load_file(&file)
+            .map(|s| Operand::One(Box::new(s)))
+            .map_err(|e| e.to_string());
+    }
+    let specs = model::load_layers(&dir.layers).map_err(|e| e.to_string())?;
     specs
         .into_iter()
         .find(|s| s.generation == Some(g))
@@ -61,7 +68,7 @@ fn load_arg(arg: &str, source: &SpecSource) -> Result<Operand, String> {
         .ok_or_else(|| {
             format!(
                 "no spec for {g} in {} ({:?}); give a file or set --spec-dir",
-                dir.path.display(),
+                dir.display(),
                 dir.source
             )
         })
