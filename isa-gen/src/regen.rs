@@ -68,8 +68,8 @@ impl BuildSummary {
     }
 }
 
-/// `8 -> 9 (+3 -2)`.
-fn set_change(old: &BTreeSet<String>, new: &BTreeSet<String>) -> String {
+/// `8 -> 9 (+3 -2)`: the sizes before and after, and how many names were gained and lost.
+pub fn set_change(old: &BTreeSet<String>, new: &BTreeSet<String>) -> String {
     format!(
         "{} -> {} (+{} -{})",
         old.len(),

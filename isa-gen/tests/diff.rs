@@ -8,7 +8,8 @@ use isa_gen::model::{self, Spec};
 use isa_gen::specdir;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::isa_gen;
 
 fn fixture(name: &str) -> PathBuf {
     specdir::workspace_root()
@@ -308,18 +309,6 @@ fn a_spec_against_itself_has_no_differences_and_swapping_mirrors_the_report() {
             "{k:?}"
         );
     }
-}
-
-fn isa_gen(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_isa-gen"))
-        .args(args)
-        .output()
-        .expect("run isa-gen");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use isa_gen::emit::exec::Status;
 use isa_gen::model;
+use isa_gen::regen::set_change;
 use isa_gen::specdir;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -42,16 +43,6 @@ fn names(path: &Path) -> (BTreeSet<String>, BTreeSet<String>) {
     (ins, exec)
 }
 
-fn gained_lost(old: &BTreeSet<String>, new: &BTreeSet<String>) -> String {
-    format!(
-        "{} -> {} (+{} -{})",
-        old.len(),
-        new.len(),
-        new.difference(old).count(),
-        old.difference(new).count()
-    )
-}
-
 #[test]
 fn emit_reports_what_a_new_spec_did_to_the_generated_code() {
     let root: PathBuf = std::env::temp_dir().join(format!("isa-gen-regen-{}", std::process::id()));
@@ -75,8 +66,8 @@ fn emit_reports_what_a_new_spec_did_to_the_generated_code() {
     let (new_ins, new_exec) = names(&fixtures.join("new.xml"));
     let want = format!(
         "cdna3: spec changed (amdgpu_isa_cdna3.xml, ReleaseDate 2026-01-10 -> 2026-03-15): instructions {}, forms 8 -> 9 (+3 -2), executors {}",
-        gained_lost(&old_ins, &new_ins),
-        gained_lost(&old_exec, &new_exec)
+        set_change(&old_ins, &new_ins),
+        set_change(&old_exec, &new_exec)
     );
     assert_eq!(lines[0], want);
     // The two releases differ by two instructions each way (a rename, one added, one removed).

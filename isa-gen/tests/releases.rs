@@ -4,19 +4,8 @@
 
 use isa_gen::releases::{self, DerivedKind, Identity};
 use isa_gen::specdir;
-use std::process::Command;
-
-fn isa_gen(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_isa-gen"))
-        .args(args)
-        .output()
-        .expect("run isa-gen");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::isa_gen;
 
 #[test]
 fn an_unknown_release_date_is_a_warning_that_asks_for_a_diff() {

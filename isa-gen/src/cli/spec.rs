@@ -342,18 +342,7 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
             ins.functional_subgroups.join(", ")
         );
     }
-    let f = &ins.flags;
-    let flags: Vec<&str> = [
-        (f.is_branch, "branch"),
-        (f.is_conditional_branch, "conditional-branch"),
-        (f.is_indirect_branch, "indirect-branch"),
-        (f.is_program_terminator, "program-terminator"),
-        (f.is_immediately_executed, "immediately-executed"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, n)| *n)
-    .collect();
+    let flags = ins.flags.names();
     if !flags.is_empty() {
         let _ = writeln!(out, "  flags: {}", flags.join(", "));
     }

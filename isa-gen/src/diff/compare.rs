@@ -77,6 +77,19 @@ struct Paired<'a, T> {
     both: Vec<(String, &'a T, &'a T)>,
 }
 
+impl<T> Paired<'_, T> {
+    /// Reports the old-only items as removed and the new-only ones as added, each named by
+    /// `name(key)`.
+    fn report_added_removed(&self, out: &mut Out, kind: Kind, name: impl Fn(&str) -> String) {
+        for (k, _) in &self.removed {
+            out.push(kind, Action::Removed, &name(k));
+        }
+        for (k, _) in &self.added {
+            out.push(kind, Action::Added, &name(k));
+        }
+    }
+}
+
 /// Keys of a list, a repeated key numbered by occurrence (`default #2`).
 fn keyed<'a, T>(items: &'a [T], key: &impl Fn(&T) -> String) -> Vec<(String, &'a T)> {
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -210,17 +223,7 @@ fn instructions(out: &mut Out, old: &Spec, new: &Spec) {
 }
 
 fn flags_text(f: &xml::InstructionFlags) -> String {
-    let on: Vec<&str> = [
-        (f.is_branch, "branch"),
-        (f.is_conditional_branch, "conditional-branch"),
-        (f.is_indirect_branch, "indirect-branch"),
-        (f.is_program_terminator, "program-terminator"),
-        (f.is_immediately_executed, "immediately-executed"),
-    ]
-    .iter()
-    .filter(|(b, _)| *b)
-    .map(|(_, n)| *n)
-    .collect();
+    let on = f.names();
     if on.is_empty() {
         "none".into()
     } else {
@@ -276,20 +279,7 @@ fn instruction(out: &mut Out, item: &str, old: &Instruction, new: &Instruction, 
         None => ie.encoding_name.clone(),
     };
     let p = pair(&old.encodings, &new.encodings, form_key);
-    for (k, _) in &p.removed {
-        out.push(
-            Kind::InstructionEncoding,
-            Action::Removed,
-            &format!("{item} in {k}"),
-        );
-    }
-    for (k, _) in &p.added {
-        out.push(
-            Kind::InstructionEncoding,
-            Action::Added,
-            &format!("{item} in {k}"),
-        );
-    }
+    p.report_added_removed(out, Kind::InstructionEncoding, |k| format!("{item} in {k}"));
     for (k, o, n) in &p.both {
         let form = format!("{item} in {k}");
         let op = |v: Option<u32>| v.map_or("none".into(), |v| v.to_string());
@@ -330,16 +320,7 @@ fn operands(
     new: &model::InstructionEncoding,
 ) {
     let p = pair(&old.operands, &new.operands, |o| o.order.to_string());
-    for (k, _) in &p.removed {
-        out.push(
-            Kind::Operand,
-            Action::Removed,
-            &format!("{form} operand {k}"),
-        );
-    }
-    for (k, _) in &p.added {
-        out.push(Kind::Operand, Action::Added, &format!("{form} operand {k}"));
-    }
+    p.report_added_removed(out, Kind::Operand, |k| format!("{form} operand {k}"));
     for (k, o, n) in &p.both {
         let item = format!("{form} operand {k}");
         let kd = Kind::Operand;
@@ -373,12 +354,7 @@ fn operands(
 
 fn encodings(out: &mut Out, old: &Spec, new: &Spec) {
     let p = pair(&old.encodings, &new.encodings, |e| e.name.clone());
-    for (k, _) in &p.removed {
-        out.push(Kind::Encoding, Action::Removed, k);
-    }
-    for (k, _) in &p.added {
-        out.push(Kind::Encoding, Action::Added, k);
-    }
+    p.report_added_removed(out, Kind::Encoding, str::to_string);
     for (k, o, n) in &p.both {
         encoding(out, k, o, n);
     }
@@ -424,12 +400,7 @@ fn encoding(out: &mut Out, item: &str, old: &Encoding, new: &Encoding) {
 
 fn fields(out: &mut Out, owner: &str, old: &[Field], new: &[Field]) {
     let p = pair(old, new, |f| f.name.clone());
-    for (k, _) in &p.removed {
-        out.push(Kind::Field, Action::Removed, &format!("{owner} field {k}"));
-    }
-    for (k, _) in &p.added {
-        out.push(Kind::Field, Action::Added, &format!("{owner} field {k}"));
-    }
+    p.report_added_removed(out, Kind::Field, |k| format!("{owner} field {k}"));
     for (k, o, n) in &p.both {
         let item = format!("{owner} field {k}");
         let bits = |f: &Field| format!("{}, {} bits", f.layout_text(), f.width());
@@ -453,20 +424,7 @@ fn conditions(
     new: &[xml::EncodingCondition],
 ) {
     let p = pair(old, new, |c| c.name.clone());
-    for (k, _) in &p.removed {
-        out.push(
-            Kind::Condition,
-            Action::Removed,
-            &format!("{owner} condition {k}"),
-        );
-    }
-    for (k, _) in &p.added {
-        out.push(
-            Kind::Condition,
-            Action::Added,
-            &format!("{owner} condition {k}"),
-        );
-    }
+    p.report_added_removed(out, Kind::Condition, |k| format!("{owner} condition {k}"));
     let expr = |c: &xml::EncodingCondition| {
         c.expr
             .as_ref()
@@ -512,12 +470,7 @@ fn values(out: &mut Out, owner: &str, old: &[xml::PredefinedValue], new: &[xml::
 
 fn operand_types(out: &mut Out, old: &Spec, new: &Spec) {
     let p = pair(&old.operand_types, &new.operand_types, |t| t.name.clone());
-    for (k, _) in &p.removed {
-        out.push(Kind::OperandType, Action::Removed, k);
-    }
-    for (k, _) in &p.added {
-        out.push(Kind::OperandType, Action::Added, k);
-    }
+    p.report_added_removed(out, Kind::OperandType, str::to_string);
     for (k, o, n) in &p.both {
         operand_type(out, k, o, n);
     }
@@ -577,12 +530,7 @@ fn data_layout(d: &xml::DataFormat) -> String {
 
 fn data_formats(out: &mut Out, old: &Spec, new: &Spec) {
     let p = pair(&old.data_formats, &new.data_formats, |d| d.name.clone());
-    for (k, _) in &p.removed {
-        out.push(Kind::DataFormat, Action::Removed, k);
-    }
-    for (k, _) in &p.added {
-        out.push(Kind::DataFormat, Action::Added, k);
-    }
+    p.report_added_removed(out, Kind::DataFormat, str::to_string);
     let num = |v: Option<u32>| v.map_or("none".into(), |v| v.to_string());
     for (k, o, n) in &p.both {
         let kd = Kind::DataFormat;
