@@ -418,40 +418,42 @@ fn shared_excerpt(generation: &str) -> Option<PathBuf> {
 }
 
 #[test]
-fn shared_full_cdna3_against_its_excerpt_shows_only_omissions() {
-    let (Some(full), Some(excerpt)) = (shared_full("cdna3"), shared_excerpt("cdna3")) else {
-        eprintln!(
-            "skipped: ../shared/spec-data/xml-full or xml-excerpts has no amdgpu_isa_cdna3.xml"
-        );
-        return;
-    };
-    let (full, excerpt) = (load(&full), load(&excerpt));
-    // Descriptions are not compared: the shared full file has none, the excerpt has AMD's.
-    let d = diff::diff_specs(&full, &excerpt, Options::default());
-    let not_removed: Vec<_> = d
-        .changes
-        .iter()
-        .filter(|c| c.action != Action::Removed)
-        .collect();
-    assert!(not_removed.is_empty(), "{not_removed:#?}");
-    // The omissions are exactly what the excerpt lacks, counted independently by name.
-    let names =
-        |s: &Spec| -> HashSet<String> { s.instructions.iter().map(|i| i.name.clone()).collect() };
-    let missing = names(&full).difference(&names(&excerpt)).count();
-    assert_eq!(d.count(Kind::Instruction, Action::Removed), missing);
-    assert!(missing > 0);
-    assert_eq!(
-        d.count(Kind::Encoding, Action::Removed),
-        full.encodings.len() - excerpt.encodings.len()
-    );
-    eprintln!(
-        "cdna3 full -> excerpt: {}",
-        d.counts
+fn shared_full_files_against_their_excerpts_show_only_omissions() {
+    for generation in ["cdna3", "cdna4"] {
+        let (Some(full), Some(excerpt)) = (shared_full(generation), shared_excerpt(generation))
+        else {
+            eprintln!("skipped {generation}: ../shared/spec-data/xml-full or xml-excerpts has no amdgpu_isa_{generation}.xml");
+            continue;
+        };
+        let (full, excerpt) = (load(&full), load(&excerpt));
+        // Descriptions are not compared: the shared full file has none, the excerpt has AMD's.
+        let d = diff::diff_specs(&full, &excerpt, Options::default());
+        let not_removed: Vec<_> = d
+            .changes
             .iter()
-            .map(|(k, c)| format!("{k:?} -{}", c.removed))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+            .filter(|c| c.action != Action::Removed)
+            .collect();
+        assert!(not_removed.is_empty(), "{generation}: {not_removed:#?}");
+        // The omissions are exactly what the excerpt lacks, counted independently by name.
+        let names = |s: &Spec| -> HashSet<String> {
+            s.instructions.iter().map(|i| i.name.clone()).collect()
+        };
+        let missing = names(&full).difference(&names(&excerpt)).count();
+        assert_eq!(d.count(Kind::Instruction, Action::Removed), missing);
+        assert!(missing > 0);
+        assert_eq!(
+            d.count(Kind::Encoding, Action::Removed),
+            full.encodings.len() - excerpt.encodings.len()
+        );
+        eprintln!(
+            "{generation} full -> excerpt: {}",
+            d.counts
+                .iter()
+                .map(|(k, c)| format!("{k:?} -{}", c.removed))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
 }
 
 #[test]

@@ -18,7 +18,7 @@ pub struct DiffArgs {
     /// Where generation names are looked up (default: the resolved spec directory).
     #[command(flatten)]
     pub source: SpecSource,
-    /// Also compare `<Description>` texts.
+    /// Also compare `<Description>` texts (the shared complete files have none).
     #[arg(long)]
     pub descriptions: bool,
     /// Machine-readable output (the layout is documented in the README).
