@@ -75,7 +75,7 @@ fn main() {
             continue;
         }
         let code = match specs.iter().find(|s| s.generation == Some(g)) {
-            Some(spec) => match isa_gen::emit::generate(spec, &semantics) {
+            Some(spec) => match isa_gen::regen::generate_and_report(spec, &semantics, &out) {
                 Ok(generated) => generated.code,
                 Err(e) => panic!("isa-gen failed for {g}: {e}"),
             },

@@ -14,7 +14,8 @@ pub struct EmitArgs {
     /// Only this generation (default: every spec found).
     #[arg(long)]
     pub arch: Option<Generation>,
-    /// Output directory; one `<gen>.rs` per generation.
+    /// Output directory; one `<gen>.rs` per generation, and the summary the next emit compares
+    /// against (`isa-gen-summary-<gen>.json`, for the regeneration report).
     #[arg(long, default_value = "generated")]
     pub out: PathBuf,
 }
@@ -71,6 +72,12 @@ pub fn run(args: EmitArgs) -> ExitCode {
                 );
                 for (what, why) in &s.skipped {
                     crate::outln!("           skipped {what}: {why}");
+                }
+                // What changed since the previous emit into this directory.
+                match crate::regen::record(&args.out, spec, &generated) {
+                    Ok(Some(line)) => crate::outln!("{line}"),
+                    Ok(None) => {}
+                    Err(e) => eprintln!("isa-gen: regeneration report: {e}"),
                 }
             }
             Err(e) => {

@@ -12,6 +12,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod diff;
 pub mod emit;
 pub mod exec;
 pub mod pcode;
@@ -39,6 +40,9 @@ pub enum Command {
     Show(spec::ShowArgs),
     /// Print every diagnostic of the specs in a directory (or one file); exit 1 on any error.
     Check(spec::CheckArgs),
+    /// What changed between two specs (files, directories or generation names): instructions,
+    /// opcodes, operands, encodings, fields, conditions, operand types, values, data formats.
+    Diff(diff::DiffArgs),
     /// Write the generated Rust of each generation (tables, decoder) for people to read.
     Emit(emit::EmitArgs),
     /// AMD's pseudocode: coverage report and typed IR of single entries.
@@ -55,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Tables(a) => spec::tables(a),
         Command::Show(a) => spec::show(a),
         Command::Check(a) => spec::check(a),
+        Command::Diff(a) => diff::run(a),
         Command::Emit(a) => emit::run(a),
         Command::Pcode(cmd) => pcode::run(cmd),
         Command::Exec(cmd) => exec::run(cmd),

@@ -181,6 +181,18 @@ pub fn check(args: CheckArgs) -> ExitCode {
             Err(code) => return code,
         }
     };
+    // Which release each file is (see spec/releases.toml): a warning unless AMD's own file.
+    let mut specs = specs;
+    let mut identities = Vec::new();
+    for s in &mut specs {
+        match crate::releases::check_spec(s) {
+            Ok((line, warning)) => {
+                identities.push(line);
+                s.diagnostics.extend(warning);
+            }
+            Err(e) => identities.push(format!("not identified: {e}")),
+        }
+    }
     let mut errors = 0;
     if args.json {
         let all: Vec<_> = specs.iter().flat_map(|s| s.diagnostics.iter()).collect();
@@ -190,12 +202,13 @@ pub fn check(args: CheckArgs) -> ExitCode {
         );
         errors = specs.iter().map(|s| s.errors().count()).sum();
     } else {
-        for s in &specs {
+        for (s, identity) in specs.iter().zip(&identities) {
             for d in &s.diagnostics {
                 if d.severity == crate::Severity::Error || args.warnings {
                     crate::outln!("{d}");
                 }
             }
+            crate::outln!("{}: release: {identity}", s.label());
             let e = s.errors().count();
             errors += e;
             crate::outln!(
@@ -259,29 +272,6 @@ pub fn show(args: ShowArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn bit_span(r: &crate::xml::BitRange) -> String {
-    if r.bit_count == 1 {
-        format!("{}", r.bit_offset)
-    } else {
-        format!("{}:{}", r.bit_offset + r.bit_count - 1, r.bit_offset)
-    }
-}
-
-fn field_bits(f: &model::Field) -> String {
-    let parts: Vec<String> = f.ranges.iter().rev().map(bit_span).collect();
-    let mut s = format!("[{}]", parts.join(","));
-    for r in &f.ranges {
-        if let Some(p) = &r.padding {
-            let _ = write!(
-                s,
-                " (+{} implied low bit(s) = {})",
-                p.bit_count, p.value.value
-            );
-        }
-    }
-    s
-}
-
 /// Draws the encoding's bits, most significant first, one 32-bit word per line: `0`/`1` for
 /// identifying bits (with `opcode` filled in), `.` for operand bits.
 fn draw_bits(enc: &model::Encoding, opcode: Option<u32>) -> String {
@@ -328,7 +318,7 @@ fn describe_fields(enc: &model::Encoding, out: &mut String) {
             out,
             "    {:<14} {:<18} {} bits{}",
             f.name,
-            field_bits(f),
+            f.layout_text(),
             f.width(),
             if f.is_conditional {
                 ", conditional"
@@ -352,18 +342,7 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
             ins.functional_subgroups.join(", ")
         );
     }
-    let f = &ins.flags;
-    let flags: Vec<&str> = [
-        (f.is_branch, "branch"),
-        (f.is_conditional_branch, "conditional-branch"),
-        (f.is_indirect_branch, "indirect-branch"),
-        (f.is_program_terminator, "program-terminator"),
-        (f.is_immediately_executed, "immediately-executed"),
-    ]
-    .iter()
-    .filter(|(on, _)| *on)
-    .map(|(_, n)| *n)
-    .collect();
+    let flags = ins.flags.names();
     if !flags.is_empty() {
         let _ = writeln!(out, "  flags: {}", flags.join(", "));
     }
@@ -403,7 +382,7 @@ pub fn describe_instruction(spec: &Spec, ins: &model::Instruction) -> String {
         for o in &ie.operands {
             let field = o.field_name.as_deref().unwrap_or("-");
             let bits = match (enc, o.field) {
-                (Some(e), Some(fi)) => field_bits(&e.fields[fi]),
+                (Some(e), Some(fi)) => e.fields[fi].layout_text(),
                 _ => "-".into(),
             };
             let dir = match (o.input, o.output) {
@@ -472,7 +451,7 @@ pub fn describe_operand_type(ot: &model::OperandType) -> String {
         let _ = writeln!(out, "  subtypes: {}", ot.subtypes.join(", "));
     }
     for f in &ot.fields {
-        let _ = writeln!(out, "  field {:<12} {}", f.name, field_bits(f));
+        let _ = writeln!(out, "  field {:<12} {}", f.name, f.layout_text());
         for v in &f.predefined_values {
             let _ = writeln!(out, "      {:>6} {}", v.value, v.name);
         }

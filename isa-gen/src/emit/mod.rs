@@ -39,6 +39,8 @@ pub struct EmitStats {
 pub struct Generated {
     pub code: String,
     pub stats: EmitStats,
+    /// The executors' coverage (which instructions can run, and why not).
+    pub exec: exec::ExecReport,
 }
 
 /// The forms the generator can emit, and the ones it skips with the reason.
@@ -98,7 +100,10 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
         rows,
     } = tables::emit(spec, &forms, &skipped);
     let decoder = decoder::emit(spec, &forms);
-    let executors = exec::generate_with(spec, &forms, semantics).code;
+    let exec::Executors {
+        code: executors,
+        report: exec,
+    } = exec::generate_with(spec, &forms, semantics);
     let tokens: TokenStream = quote! {
         #tables
         #decoder
@@ -129,6 +134,7 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
     Ok(Generated {
         code: header + &body,
         stats,
+        exec,
     })
 }
 

@@ -125,6 +125,20 @@ impl Field {
         self.ranges.iter().map(|r| r.bit_count).sum()
     }
 
+    /// The bits as people read them, most significant range first (`[15:8]`, `[31:26,3]`), with
+    /// padding (`(+2 implied low bit(s) = 0)`).
+    pub fn layout_text(&self) -> String {
+        let parts: Vec<String> = self.ranges.iter().rev().map(bit_span).collect();
+        let mut s = format!("[{}]", parts.join(","));
+        for p in self.ranges.iter().filter_map(|r| r.padding.as_ref()) {
+            s.push_str(&format!(
+                " (+{} implied low bit(s) = {})",
+                p.bit_count, p.value.value
+            ));
+        }
+        s
+    }
+
     /// The microcode bits the field occupies.
     pub fn mask(&self) -> u128 {
         self.ranges.iter().fold(0u128, |m, r| {
@@ -161,6 +175,15 @@ impl Field {
             shift += r.bit_count + pad;
         }
         bits
+    }
+}
+
+/// One range of bits as people read them: `15:8`, or `7` for a single bit.
+pub fn bit_span(r: &xml::BitRange) -> String {
+    if r.bit_count == 1 {
+        format!("{}", r.bit_offset)
+    } else {
+        format!("{}:{}", r.bit_offset + r.bit_count - 1, r.bit_offset)
     }
 }
 

@@ -233,6 +233,23 @@ pub struct InstructionFlags {
     pub is_immediately_executed: bool,
 }
 
+impl InstructionFlags {
+    /// The names of the flags that are set (`branch`, `conditional-branch`, ...).
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            (self.is_branch, "branch"),
+            (self.is_conditional_branch, "conditional-branch"),
+            (self.is_indirect_branch, "indirect-branch"),
+            (self.is_program_terminator, "program-terminator"),
+            (self.is_immediately_executed, "immediately-executed"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| *n)
+        .collect()
+    }
+}
+
 /// `<Instruction>`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Instruction {
