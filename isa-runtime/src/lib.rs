@@ -13,6 +13,7 @@
 mod test_types;
 pub mod asm;
 pub mod canonical;
+pub mod codeobj;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
