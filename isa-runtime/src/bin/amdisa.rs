@@ -3,16 +3,23 @@
 //! ```text
 //! amdisa disasm --arch rdna3 be801d80 bf810000
 //! amdisa disasm --arch cdna3 --file kernel.bin --json
+//! amdisa disasm kernel.hsaco
+//! amdisa info kernel.hsaco --json
 //! echo 's_wqm_b64 s[0:1], 0' | amdisa asm --arch rdna3
 //! amdisa run --arch rdna3 kernel.s --buffer a:1000:f32=iota --arg a --grid 4 --workgroup 256
 //! ```
 
+#[path = "amdisa/info.rs"]
+mod info;
 #[path = "amdisa/launch.rs"]
 mod launch;
+#[path = "amdisa/listing.rs"]
+mod listing;
 #[path = "amdisa/report.rs"]
 mod report;
 use clap::{Parser, Subcommand};
-use isa_runtime::{assemble_listing, decode_stream, disassemble, IsaSpec};
+use isa_runtime::codeobj::{is_elf, CodeObject};
+use isa_runtime::{assemble_listing, disassemble, IsaSpec};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,17 +41,30 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Disassemble 32-bit words given in hex (little-endian in memory) or a binary file.
+    /// Disassemble a code object (`amdisa disasm kernel.hsaco`: every executable section,
+    /// symbol by symbol, as llvm-objdump -d lists it), 32-bit words given in hex
+    /// (little-endian in memory) or a raw code file.
     Disasm {
+        /// Generation; a code object's own (from its ELF header) when absent.
         #[arg(long)]
-        arch: String,
-        /// A raw code file instead of words.
+        arch: Option<String>,
+        /// A raw code file instead of words (an ELF file is read as a code object).
         #[arg(long)]
         file: Option<PathBuf>,
+        /// One JSON object per instruction: address, bytes, text, symbol (error when
+        /// undecodable).
         #[arg(long)]
         json: bool,
-        /// Hex words (`be801d80` or `0xbe801d80`).
+        /// A code object file, or hex words (`be801d80` or `0xbe801d80`).
         words: Vec<String>,
+    },
+    /// Describe a code object: target, and per kernel the descriptor (segment sizes,
+    /// COMPUTE_PGM_RSRC1/2/3, enabled SGPR/VGPR inputs, wave size, float mode) and the
+    /// metadata note's arguments.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Assemble a file (or standard input), one instruction per line.
     Asm {
@@ -252,16 +272,44 @@ fn out(line: &str) {
     }
 }
 
+/// The spec of a code object's generation, or of `--arch` when given.
+fn code_object_spec(
+    code: &CodeObject,
+    arch: Option<&str>,
+    fixtures: bool,
+) -> Result<&'static IsaSpec, String> {
+    spec_for(arch.unwrap_or(code.target.generation), fixtures)
+}
+
+fn read_code_object(path: &std::path::Path) -> Result<(String, CodeObject), String> {
+    let name = path.display().to_string();
+    Ok((name, CodeObject::read(path)?))
+}
+
 fn disasm(
-    arch: &str,
+    arch: Option<&str>,
     fixtures: bool,
     file: Option<PathBuf>,
     json: bool,
     words: &[String],
 ) -> Result<bool, String> {
-    let spec = spec_for(arch, fixtures)?;
-    let bytes = match file {
-        Some(p) => std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?,
+    use listing::{Listing, Style};
+    // A single argument naming a file is a code object (or a raw file given without --file).
+    let file = match (file, words) {
+        (Some(f), []) => Some(f),
+        (Some(_), _) => return Err("give either --file or hex words, not both".into()),
+        (None, [one]) if std::path::Path::new(one).is_file() => Some(PathBuf::from(one)),
+        (None, _) => None,
+    };
+    let stdout = std::io::stdout().lock();
+    let broken_pipe = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0)
+        }
+        e.to_string()
+    };
+    let bytes = match &file {
+        Some(p) => std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => {
             let mut b = Vec::new();
             for (k, w) in words.iter().enumerate() {
@@ -269,39 +317,42 @@ fn disasm(
                     .trim_start_matches("0x")
                     .trim_start_matches("0X")
                     .replace('_', "");
-                let v = u32::from_str_radix(&t, 16)
-                    .map_err(|_| format!("argument {}: `{w}` is not a 32-bit hex word", k + 1))?;
+                let v = u32::from_str_radix(&t, 16).map_err(|_| {
+                    format!("argument {}: `{w}` is not a 32-bit hex word nor a file", k + 1)
+                })?;
                 b.extend_from_slice(&v.to_le_bytes());
             }
             b
         }
     };
-    let mut ok = true;
-    for entry in decode_stream(spec, &bytes) {
-        match entry.result {
-            Ok(ins) => {
-                let text = disassemble(&ins);
-                let enc = ins.encode();
-                if json {
-                    out(&serde_json::json!({"offset": entry.offset, "bytes": hex(&enc), "text": text, "instruction": ins.info().name, "encoding": ins.encoding().name}).to_string());
-                } else {
-                    out(&format!("{:08x}: {:<36} {}", entry.offset, hex(&enc), text));
-                }
-            }
-            Err(e) => {
-                ok = false;
-                if json {
-                    out(
-                        &serde_json::json!({"offset": entry.offset, "error": e.to_string()})
-                            .to_string(),
-                    );
-                } else {
-                    out(&format!("{:08x}: error: {e}", entry.offset));
-                }
-            }
-        }
+    if let Some(p) = file.as_ref().filter(|_| is_elf(&bytes)) {
+        let name = p.display().to_string();
+        let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        let spec = code_object_spec(&code, arch, fixtures)?;
+        let style = if json { Style::Json } else { Style::Objdump };
+        let mut l = Listing::new(stdout, style);
+        listing::code_object(&mut l, &name, &code, spec).map_err(broken_pipe)?;
+        let ok = l.ok;
+        l.finish().map_err(broken_pipe)?;
+        return Ok(ok);
     }
+    let arch = arch.ok_or("--arch is needed for raw code (a code object names its own target)")?;
+    let spec = spec_for(arch, fixtures)?;
+    let mut l = Listing::new(stdout, if json { Style::Json } else { Style::Raw });
+    l.code(spec, &bytes, 0, None).map_err(broken_pipe)?;
+    let ok = l.ok;
+    l.finish().map_err(broken_pipe)?;
     Ok(ok)
+}
+
+fn info(file: &std::path::Path, json: bool) -> Result<bool, String> {
+    let (name, code) = read_code_object(file)?;
+    if json {
+        out(&info::json(&name, &code).to_string());
+    } else {
+        out(info::text(&name, &code).trim_end());
+    }
+    Ok(true)
 }
 
 fn asm(arch: &str, fixtures: bool, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
@@ -421,7 +472,8 @@ fn main() -> ExitCode {
             file,
             json,
             words,
-        } => disasm(&arch, fixtures, file, json, &words),
+        } => disasm(arch.as_deref(), fixtures, file, json, &words),
+        Command::Info { file, json } => info(&file, json),
         Command::Asm { arch, file, json } => asm(&arch, fixtures, file, json),
         Command::Run(args) => run(&args, fixtures),
         Command::Fuzz { arch, words, seed } => fuzz(arch.as_deref(), fixtures, words, seed),
