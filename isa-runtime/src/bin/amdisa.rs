@@ -55,6 +55,10 @@ enum Command {
         /// undecodable).
         #[arg(long)]
         json: bool,
+        /// Disassemble every instruction anew instead of reusing the text of an encoding
+        /// seen before (for measuring the disassembler itself).
+        #[arg(long)]
+        no_cache: bool,
         /// A code object file, or hex words (`be801d80` or `0xbe801d80`).
         words: Vec<String>,
     },
@@ -286,13 +290,23 @@ fn read_code_object(path: &std::path::Path) -> Result<(String, CodeObject), Stri
     Ok((name, CodeObject::read(path)?))
 }
 
-fn disasm(
-    arch: Option<&str>,
-    fixtures: bool,
+/// `amdisa disasm`'s options.
+struct DisasmArgs<'a> {
+    arch: Option<&'a str>,
     file: Option<PathBuf>,
     json: bool,
-    words: &[String],
-) -> Result<bool, String> {
+    no_cache: bool,
+    words: &'a [String],
+}
+
+fn disasm(a: DisasmArgs, fixtures: bool) -> Result<bool, String> {
+    let DisasmArgs {
+        arch,
+        file,
+        json,
+        no_cache,
+        words,
+    } = a;
     use listing::{Listing, Style};
     // A single argument naming a file is a code object (or a raw file given without --file).
     let file = match (file, words) {
@@ -331,6 +345,9 @@ fn disasm(
         let spec = code_object_spec(&code, arch, fixtures)?;
         let style = if json { Style::Json } else { Style::Objdump };
         let mut l = Listing::new(stdout, style);
+        if no_cache {
+            l = l.without_cache();
+        }
         listing::code_object(&mut l, &name, &code, spec).map_err(broken_pipe)?;
         let ok = l.ok;
         l.finish().map_err(broken_pipe)?;
@@ -339,6 +356,9 @@ fn disasm(
     let arch = arch.ok_or("--arch is needed for raw code (a code object names its own target)")?;
     let spec = spec_for(arch, fixtures)?;
     let mut l = Listing::new(stdout, if json { Style::Json } else { Style::Raw });
+    if no_cache {
+        l = l.without_cache();
+    }
     l.code(spec, &bytes, 0, None).map_err(broken_pipe)?;
     let ok = l.ok;
     l.finish().map_err(broken_pipe)?;
@@ -471,8 +491,18 @@ fn main() -> ExitCode {
             arch,
             file,
             json,
+            no_cache,
             words,
-        } => disasm(arch.as_deref(), fixtures, file, json, &words),
+        } => disasm(
+            DisasmArgs {
+                arch: arch.as_deref(),
+                file,
+                json,
+                no_cache,
+                words: &words,
+            },
+            fixtures,
+        ),
         Command::Info { file, json } => info(&file, json),
         Command::Asm { arch, file, json } => asm(&arch, fixtures, file, json),
         Command::Run(args) => run(&args, fixtures),

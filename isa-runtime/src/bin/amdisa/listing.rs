@@ -4,8 +4,53 @@
 
 use isa_runtime::codeobj::CodeObject;
 use isa_runtime::{decode, disassemble_into, DecodeError, IsaSpec};
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
+
+/// A multiply-xor hasher for the text cache's 128-bit keys (SipHash would cost more than the
+/// lookup saves).
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.write_u64(v as u64);
+        self.write_u64((v >> 64) as u64);
+    }
+}
+
+/// Instruction text by encoding: an instruction's text depends only on its bytes (branch
+/// offsets print as the raw immediate), and real code repeats instructions a lot, so each
+/// distinct encoding is disassembled once. Bounded; past the bound it only reads.
+struct TextCache {
+    map: HashMap<(u128, u8), Box<str>, BuildHasherDefault<WordHasher>>,
+}
+
+impl TextCache {
+    const MAX_ENTRIES: usize = 1 << 18;
+
+    fn key(bytes: &[u8]) -> Option<(u128, u8)> {
+        if bytes.len() > 16 {
+            return None;
+        }
+        let mut k = [0u8; 16];
+        k[..bytes.len()].copy_from_slice(bytes);
+        Some((u128::from_le_bytes(k), bytes.len() as u8))
+    }
+}
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
@@ -60,6 +105,8 @@ pub struct Listing<W: Write> {
     out: io::BufWriter<W>,
     line: String,
     text: String,
+    /// None when disabled (`--no-cache`, for measuring the disassembler itself).
+    cache: Option<TextCache>,
     pub style: Style,
     pub ok: bool,
 }
@@ -70,9 +117,18 @@ impl<W: Write> Listing<W> {
             out: io::BufWriter::with_capacity(1 << 16, out),
             line: String::with_capacity(256),
             text: String::with_capacity(128),
+            cache: Some(TextCache {
+                map: HashMap::default(),
+            }),
             style,
             ok: true,
         }
+    }
+
+    /// Disassembles every instruction, also those seen before.
+    pub fn without_cache(mut self) -> Self {
+        self.cache = None;
+        self
     }
 
     fn flush_line(&mut self) -> io::Result<()> {
@@ -104,10 +160,23 @@ impl<W: Write> Listing<W> {
         while at < bytes.len() {
             match decode(spec, &bytes[at..]) {
                 Ok((ins, len)) => {
-                    self.text.clear();
-                    disassemble_into(&ins, &mut self.text);
-                    let text = std::mem::take(&mut self.text);
-                    self.instruction(address + at as u64, &bytes[at..at + len], &text, None, symbol)?;
+                    let encoding = &bytes[at..at + len];
+                    let key = TextCache::key(encoding);
+                    let mut text = std::mem::take(&mut self.text);
+                    text.clear();
+                    let hit = match (&self.cache, key) {
+                        (Some(c), Some(k)) => c.map.get(&k).map(|t| text.push_str(t)).is_some(),
+                        _ => false,
+                    };
+                    if !hit {
+                        disassemble_into(&ins, &mut text);
+                        if let (Some(c), Some(k)) = (&mut self.cache, key) {
+                            if c.map.len() < TextCache::MAX_ENTRIES {
+                                c.map.insert(k, text.as_str().into());
+                            }
+                        }
+                    }
+                    self.instruction(address + at as u64, encoding, &text, None, symbol)?;
                     self.text = text;
                     at += len;
                 }
