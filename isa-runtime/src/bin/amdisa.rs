@@ -11,6 +11,8 @@
 
 #[path = "amdisa/info.rs"]
 mod info;
+#[path = "amdisa/kernel.rs"]
+mod kernel;
 #[path = "amdisa/launch.rs"]
 mod launch;
 #[path = "amdisa/listing.rs"]
@@ -112,24 +114,33 @@ fn available_specs(fixtures: bool) -> Result<Vec<&'static IsaSpec>, String> {
 #[derive(clap::Args)]
 #[command(after_help = RUN_EXAMPLE)]
 struct RunArgs {
-    /// Generation (`amdisa specs` lists them; add --fixtures for the fixture specs).
+    /// Generation (`amdisa specs` lists them; add --fixtures for the fixture specs); a code
+    /// object's own when absent.
     #[arg(long)]
-    arch: String,
-    /// The kernel: assembly in LLVM syntax, one instruction per line, with `label:` lines
+    arch: Option<String>,
+    /// The kernel: a code object (ELF: `.hsaco`, `.o`; launched from its descriptor and
+    /// metadata), or assembly in LLVM syntax, one instruction per line, with `label:` lines
     /// (branch operands may name a label), `.long 0x...` raw words, `//` or `;` comments.
     /// A `.bin` file (or any file with --binary) is raw machine code.
     file: PathBuf,
+    /// The kernel of a code object to run (may be left out when it has only one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Print `{"buffers": {NAME: [...]}, "stats": {...}}` instead of text.
+    #[arg(long)]
+    json: bool,
     /// Read FILE as raw machine code whatever its name.
     #[arg(long)]
     binary: bool,
-    /// Allocate a buffer of 32-bit elements: NAME:COUNT[:TYPE][=INIT]. TYPE is u32 (default),
-    /// i32 or f32. INIT is zero (default), iota (0, 1, 2, ...), fill:V, random[:SEED] or a
+    /// Allocate a buffer: NAME:COUNT[:TYPE][=INIT]. TYPE is u32 (default), i32, f32, u8,
+    /// u16, u64, i64, f16 or f64. INIT is zero (default), iota (0, 1, 2, ...), fill:V, random[:SEED] or a
     /// list V,V,... (the first elements, the rest zero). Repeat for more buffers.
     #[arg(long = "buffer", value_name = "NAME:COUNT[:TYPE][=INIT]")]
     buffers: Vec<String>,
-    /// A kernel argument, in the order the kernel reads them from s[0:1], each aligned to its
-    /// size: a buffer NAME (its 64-bit address), an integer (32 bits), or u32:N, i32:N, u64:N,
-    /// f32:X. Repeat for more arguments.
+    /// A kernel argument, in declaration order: a buffer NAME (its 64-bit address), an
+    /// integer, or TYPE:VALUE (u32:N, i32:N, u64:N, i64:N, u8:N, u16:N, f16:X, f32:X, f64:X).
+    /// A code object's go at the offsets and sizes of its metadata; an assembly kernel's
+    /// follow each other from s[0:1], each aligned to its size (integers 32 bits).
     #[arg(long = "arg", value_name = "VALUE", allow_hyphen_values = true)]
     args: Vec<String>,
     /// Workgroups in the grid: X[,Y[,Z]].
@@ -167,13 +178,66 @@ const RUN_EXAMPLE: &str =
 
 fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     use isa_runtime::exec::dispatch::Program;
-    let spec = spec_for(&cli.arch, fixtures)?;
     let name = cli.file.display().to_string();
+    let bytes = std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?;
+    let setup_for = |spec: &IsaSpec| -> Result<launch::Launch, String> {
+        let workgroup = match &cli.workgroup {
+            Some(w) => launch::parse_dims("workgroup size", w)?,
+            None => [if spec.wave64 { 64 } else { 32 }, 1, 1],
+        };
+        Ok(launch::Launch {
+            buffers: cli
+                .buffers
+                .iter()
+                .map(|b| launch::BufferSpec::parse(b))
+                .collect::<Result<_, _>>()?,
+            args: cli
+                .args
+                .iter()
+                .map(|a| launch::Arg::parse(a))
+                .collect::<Result<_, _>>()?,
+            grid: launch::parse_dims("grid", &cli.grid)?,
+            workgroup,
+            watch: Some(launch::WaveId {
+                group: launch::parse_group_id(&cli.group)?,
+                wave: cli.wave,
+            }),
+            max_steps: cli.max_steps,
+        })
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut tracer = report::TraceWriter::new(&mut stdout);
+    let tracer: Option<&mut dyn isa_runtime::exec::dispatch::Tracer> =
+        if cli.trace { Some(&mut tracer) } else { None };
+
+    if is_elf(&bytes) && !cli.binary {
+        let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        let spec = code_object_spec(&code, cli.arch.as_deref(), fixtures)?;
+        let kernel = match (&cli.kernel, code.kernels.as_slice()) {
+            (Some(k), _) => code.kernel(k),
+            (None, [only]) => Ok(only),
+            (None, _) => code.kernel("").map_err(|e| {
+                e.replace("no kernel ``", "--kernel NAME is needed")
+            }),
+        }
+        .map_err(|e| format!("{name}: {e}"))?;
+        let setup = setup_for(spec)?;
+        let (outcome, program) = kernel::run(spec, &code, kernel, &setup, tracer)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let what = format!("{name}: kernel {}", kernel.name);
+        return report_run(cli, &what, spec, &program, &outcome);
+    }
+    let arch = cli
+        .arch
+        .as_deref()
+        .ok_or_else(|| format!("{name}: --arch is needed (it is not a code object)"))?;
+    let spec = spec_for(arch, fixtures)?;
     let raw = cli.binary || cli.file.extension().is_some_and(|e| e == "bin");
     let code = if raw {
-        std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?
+        bytes
     } else {
-        let text = std::fs::read_to_string(&cli.file).map_err(|e| format!("{name}: {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{name}: not UTF-8 text (use --binary for machine code)"))?;
         match isa_runtime::assemble(spec, &text) {
             Ok(code) => code,
             Err(errors) => {
@@ -188,43 +252,42 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         return Err(format!("{name}: no instructions"));
     }
     let table = launch::executor_table(spec)?;
-    let workgroup = match &cli.workgroup {
-        Some(w) => launch::parse_dims("workgroup size", w)?,
-        None => [if spec.wave64 { 64 } else { 32 }, 1, 1],
-    };
-    let setup = launch::Launch {
-        buffers: cli
-            .buffers
-            .iter()
-            .map(|b| launch::BufferSpec::parse(b))
-            .collect::<Result<_, _>>()?,
-        args: cli
-            .args
-            .iter()
-            .map(|a| launch::Arg::parse(a))
-            .collect::<Result<_, _>>()?,
-        grid: launch::parse_dims("grid", &cli.grid)?,
-        workgroup,
-        watch: Some(launch::WaveId {
-            group: launch::parse_group_id(&cli.group)?,
-            wave: cli.wave,
-        }),
-        max_steps: cli.max_steps,
-    };
+    let setup = setup_for(spec)?;
     let program = Program::load(spec, &code, 0, &table);
-    let used = launch::registers_used(&program);
-    let result = if cli.trace {
-        let mut stdout = std::io::stdout().lock();
-        let mut tracer = report::TraceWriter::new(&mut stdout);
-        launch::run(&program, &setup, Some(&mut tracer))
-    } else {
-        launch::run(&program, &setup, None)
-    };
-    let outcome = result.map_err(|e| e.to_string())?;
+    let outcome = launch::run(&program, &setup, tracer).map_err(|e| e.to_string())?;
+    let what = format!("{name}: {} bytes", code.len());
+    report_run(cli, &what, spec, &program, &outcome)
+}
+
+/// Prints what a run left: the watched wave and the buffers (text), or `--json`.
+fn report_run(
+    cli: &RunArgs,
+    what: &str,
+    spec: &IsaSpec,
+    program: &isa_runtime::exec::dispatch::Program,
+    outcome: &launch::Outcome,
+) -> Result<bool, String> {
+    if cli.json {
+        let mut buffers = serde_json::Map::new();
+        for b in &outcome.buffers {
+            let values = outcome.elements(&b.name).unwrap_or_default();
+            let json: Vec<serde_json::Value> = values.iter().map(|&v| b.ty.json(v)).collect();
+            buffers.insert(b.name.clone(), json.into());
+        }
+        out(&serde_json::json!({
+            "buffers": buffers,
+            "stats": {
+                "workgroups": outcome.stats.workgroups,
+                "waves": outcome.stats.waves,
+                "instructions": outcome.stats.instructions,
+            },
+        })
+        .to_string());
+        return Ok(true);
+    }
+    let used = launch::registers_used(program);
     out(&format!(
-        "{}: {} bytes on {} ({}): {} workgroups, {} waves, {} instructions; kernel arguments at {:#x}",
-        name,
-        code.len(),
+        "{what} on {} ({}): {} workgroups, {} waves, {} instructions; kernel arguments at {:#x}",
         spec.generation,
         if spec.wave64 { "wave64" } else { "wave32" },
         outcome.stats.workgroups,
@@ -242,7 +305,7 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         )),
     }
     for b in &outcome.buffers {
-        out(report::buffer_text(&outcome, b, cli.print_limit).trim_end());
+        out(report::buffer_text(outcome, b, cli.print_limit).trim_end());
     }
     Ok(true)
 }

@@ -243,7 +243,9 @@ pub fn dispatch_config(
     cfg.hsa_sgprs = Some(HsaSgprs {
         user: user_sgprs(kernel, addrs, kernarg),
         workgroup_ids: d.workgroup_id_sgprs(),
+        architected_ids: matches!(spec.generation, "rdna4" | "cdna5"),
     });
+    cfg.entry = Some(kernel.entry);
     cfg.lds_size = d.group_segment_fixed_size as usize;
     let gfx12 = matches!(spec.generation, "rdna4" | "cdna5");
     cfg.mode = Mode(d.mode_bits(gfx12));

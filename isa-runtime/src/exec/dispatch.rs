@@ -305,6 +305,9 @@ pub struct DispatchConfig {
     pub max_steps_per_wave: u64,
     /// When set, the SGPRs follow a kernel descriptor instead of the fixed layout above.
     pub hsa_sgprs: Option<HsaSgprs>,
+    /// Where waves start (a kernel's entry inside a larger code object); the program's
+    /// first byte when None.
+    pub entry: Option<u64>,
 }
 
 /// Wave-start SGPRs as a kernel descriptor asks for them: the user SGPRs (the same for every
@@ -314,6 +317,9 @@ pub struct HsaSgprs {
     pub user: Vec<u32>,
     /// Which of x, y, z get a workgroup-id SGPR (in that order, after the user SGPRs).
     pub workgroup_ids: [bool; 3],
+    /// GFX12's architected SGPRs: the workgroup ids are also in `ttmp9` (x) and `ttmp7`
+    /// (y in bits 15:0, z in bits 31:16), where code compiled for GFX12 reads them.
+    pub architected_ids: bool,
 }
 
 impl DispatchConfig {
@@ -344,6 +350,7 @@ impl DispatchConfig {
             workitem_ids: WorkitemIds::for_generation(spec.generation),
             max_steps_per_wave: 100_000_000,
             hsa_sgprs: None,
+            entry: None,
         }
     }
 
@@ -431,7 +438,7 @@ pub fn setup_wave(
     w.reset();
     w.num_sgprs = cfg.num_sgprs;
     w.mode = cfg.mode;
-    w.pc = program.base;
+    w.pc = cfg.entry.unwrap_or(program.base);
     w.workgroup_id = group;
     w.wave_in_group = wave_index;
     match &cfg.hsa_sgprs {
@@ -444,6 +451,10 @@ pub fn setup_wave(
                     w.sgpr[next] = group[d];
                     next += 1;
                 }
+            }
+            if h.architected_ids {
+                w.ttmp[9] = group[0];
+                w.ttmp[7] = (group[1] & 0xffff) | group[2] << 16;
             }
         }
         None => {
