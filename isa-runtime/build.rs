@@ -21,8 +21,10 @@ fn main() {
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let dir = specdir::xml_dir();
-    println!("cargo:rerun-if-changed={}", dir.path.display());
-    let specs = match model::load_dir(&dir.path) {
+    for layer in &dir.layers {
+        println!("cargo:rerun-if-changed={}", layer.display());
+    }
+    let specs = match model::load_layers(&dir.layers) {
         Ok(s) => s,
         Err(e) => {
             println!("cargo:warning=cannot load specs: {e}");
@@ -79,7 +81,7 @@ fn main() {
                 g.name(),
                 &format!(
                     "no amdgpu_isa_{g}.xml in {} ({:?})",
-                    dir.path.display(),
+                    dir.display(),
                     dir.source
                 ),
             ),

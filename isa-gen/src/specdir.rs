@@ -1,12 +1,15 @@
 //! Where specification files are read from.
 //!
 //! AMD's files are never part of the project. They are found, in this order:
-//! 1. the directory named by an environment variable (`AMD_ISA_SPEC_DIR` for the XML,
-//!    `AMD_ISA_PCODE_DIR` for the pseudocode);
+//! 1. the directories named by an environment variable (`AMD_ISA_SPEC_DIR` for the XML,
+//!    `AMD_ISA_PCODE_DIR` for the pseudocode), several separated by `:`;
 //! 2. `spec/xml/` or `spec/pcode/` in the workspace, where a user drops AMD's files;
-//! 3. `../shared/spec-data/xml-excerpts` or `../shared/spec-data/pcode` beside the workspace,
-//!    when present (the development machines and CI have it);
+//! 3. `../shared/spec-data/xml-full` then `xml-excerpts` (or `../shared/spec-data/pcode`)
+//!    beside the workspace, when present (the development machines and CI have it);
 //! 4. the project's own fixtures in `spec/fixtures/xml` and `spec/fixtures/pcode`.
+//!
+//! A spec directory is a list of layers: for a generation found in several, the first layer
+//! holding it wins, so a complete file dropped in one directory covers an excerpt in another.
 
 use crate::generation::Generation;
 use serde::Serialize;
@@ -28,8 +31,56 @@ pub enum Source {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SpecDir {
+    /// The first layer (where a user's files are looked for first).
     pub path: PathBuf,
+    /// Every layer in order of precedence, `path` first.
+    pub layers: Vec<PathBuf>,
     pub source: Source,
+}
+
+impl SpecDir {
+    /// One directory.
+    pub fn single(path: PathBuf, source: Source) -> SpecDir {
+        SpecDir::layered(vec![path], source)
+    }
+
+    /// Several directories, the first taking precedence (`layers` must not be empty; an empty
+    /// list stands for the current directory).
+    pub fn layered(mut layers: Vec<PathBuf>, source: Source) -> SpecDir {
+        if layers.is_empty() {
+            layers.push(PathBuf::from("."));
+        }
+        SpecDir {
+            path: layers[0].clone(),
+            layers,
+            source,
+        }
+    }
+
+    /// The layers as a user writes them (`a:b`).
+    pub fn display(&self) -> String {
+        let parts: Vec<String> = self
+            .layers
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        parts.join(":")
+    }
+
+    /// The file of generation `g` in the first layer that has one by AMD's file name.
+    pub fn file_of(&self, g: Generation, ext: &str) -> Option<PathBuf> {
+        self.layers
+            .iter()
+            .map(|d| d.join(format!("amdgpu_isa_{}.{ext}", g.name())))
+            .find(|p| p.is_file())
+    }
+}
+
+/// Splits a `:`-separated list of directories (empty parts are ignored).
+pub fn split_layers(value: &std::ffi::OsStr) -> Vec<PathBuf> {
+    std::env::split_paths(value)
+        .filter(|p| !p.as_os_str().is_empty())
+        .collect()
 }
 
 /// The workspace root: the directory holding `spec/`. Found from this crate's manifest at build
@@ -64,38 +115,31 @@ fn has_files_with_ext(dir: &Path, ext: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn resolve(var: &str, user_drop: &str, shared: &str, fixture: PathBuf, ext: &str) -> SpecDir {
-    if let Some(p) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-        return SpecDir {
-            path: PathBuf::from(p),
-            source: Source::Environment,
-        };
+fn resolve(var: &str, user_drop: &str, shared: &[&str], fixture: PathBuf, ext: &str) -> SpecDir {
+    if let Some(v) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+        return SpecDir::layered(split_layers(&v), Source::Environment);
     }
     let drop = workspace_root().join(user_drop);
     if has_files_with_ext(&drop, ext) {
-        return SpecDir {
-            path: drop,
-            source: Source::UserDrop,
-        };
+        return SpecDir::single(drop, Source::UserDrop);
     }
-    if let Some(p) = shared_dir(shared).filter(|p| has_files_with_ext(p, ext)) {
-        return SpecDir {
-            path: p,
-            source: Source::Shared,
-        };
+    let shared: Vec<PathBuf> = shared
+        .iter()
+        .filter_map(|sub| shared_dir(sub))
+        .filter(|p| has_files_with_ext(p, ext))
+        .collect();
+    if !shared.is_empty() {
+        return SpecDir::layered(shared, Source::Shared);
     }
-    SpecDir {
-        path: fixture,
-        source: Source::Fixture,
-    }
+    SpecDir::single(fixture, Source::Fixture)
 }
 
-/// The directory of AMD ISA XML files to use.
+/// The directories of AMD ISA XML files to use.
 pub fn xml_dir() -> SpecDir {
     resolve(
         SPEC_DIR_VAR,
         "spec/xml",
-        "xml-excerpts",
+        &["xml-full", "xml-excerpts"],
         fixture_xml_dir(),
         "xml",
     )
@@ -106,7 +150,7 @@ pub fn pcode_dir() -> SpecDir {
     resolve(
         PCODE_DIR_VAR,
         "spec/pcode",
-        "pcode",
+        &["pcode"],
         fixture_pcode_dir(),
         "pcode",
     )

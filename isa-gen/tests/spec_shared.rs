@@ -11,7 +11,7 @@ fn real_specs() -> Option<Vec<Spec>> {
         eprintln!("skipped: no AMD XML found (set AMD_ISA_SPEC_DIR, drop files in spec/xml/, or provide ../shared/spec-data/xml-excerpts)");
         return None;
     };
-    Some(model::load_dir(&dir.path).expect("spec dir readable"))
+    Some(model::load_layers(&dir.layers).expect("spec dir readable"))
 }
 
 /// Counts start tags by a plain text scan, independent of the reader: `<Instruction>` (no
@@ -59,7 +59,7 @@ fn all_ten_generations_are_recognised_when_the_shared_excerpts_are_used() {
         eprintln!("skipped: no AMD XML present");
         return;
     };
-    let specs = model::load_dir(&dir.path).unwrap();
+    let specs = model::load_layers(&dir.layers).unwrap();
     if specs.len() < 10 {
         eprintln!(
             "skipped: {} holds {} specs, not all ten generations",

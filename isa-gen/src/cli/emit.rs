@@ -21,7 +21,7 @@ pub struct EmitArgs {
 
 pub fn run(args: EmitArgs) -> ExitCode {
     let dir = args.source.resolve();
-    let specs = match model::load_dir(&dir.path) {
+    let specs = match model::load_layers(&dir.layers) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("isa-gen: {e}");
@@ -33,14 +33,14 @@ pub fn run(args: EmitArgs) -> ExitCode {
         .filter(|s| args.arch.is_none() || s.generation == args.arch)
         .collect();
     if specs.is_empty() {
-        eprintln!("isa-gen: no spec to emit in {}", dir.path.display());
+        eprintln!("isa-gen: no spec to emit in {}", dir.display());
         return ExitCode::from(2);
     }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         eprintln!("isa-gen: cannot create {}: {e}", args.out.display());
         return ExitCode::from(2);
     }
-    crate::outln!("spec directory: {} ({:?})", dir.path.display(), dir.source);
+    crate::outln!("spec directory: {} ({:?})", dir.display(), dir.source);
     let mut failed = false;
     for spec in &specs {
         let Some(g) = spec.generation else {

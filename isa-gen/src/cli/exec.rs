@@ -55,9 +55,9 @@ fn report(
     let dir = match (dir, fixtures) {
         (Some(d), _) => d,
         (None, true) => specdir::fixture_xml_dir(),
-        (None, false) => specdir::xml_dir().path,
+        (None, false) => specdir::xml_dir().display().into(),
     };
-    let specs = match model::load_dir(&dir) {
+    let specs = match model::load_layers(&specdir::split_layers(dir.as_os_str())) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -56,10 +56,7 @@ pub fn run(cmd: PcodeCommand) -> ExitCode {
 
 fn pick_dir(dir: Option<PathBuf>) -> SpecDir {
     match dir {
-        Some(path) => SpecDir {
-            path,
-            source: Source::Explicit,
-        },
+        Some(path) => SpecDir::single(path, Source::Explicit),
         None => specdir::pcode_dir(),
     }
 }

@@ -20,10 +20,7 @@ pub struct SpecSource {
 impl SpecSource {
     pub fn resolve(&self) -> SpecDir {
         match &self.spec_dir {
-            Some(p) => SpecDir {
-                path: p.clone(),
-                source: Source::Explicit,
-            },
+            Some(p) => SpecDir::layered(specdir::split_layers(p.as_os_str()), Source::Explicit),
             None => specdir::xml_dir(),
         }
     }
@@ -65,7 +62,7 @@ pub struct CheckArgs {
 }
 
 fn load(dir: &SpecDir) -> Result<Vec<Spec>, ExitCode> {
-    model::load_dir(&dir.path).map_err(|e| {
+    model::load_layers(&dir.layers).map_err(|e| {
         eprintln!("isa-gen: {e}");
         ExitCode::from(2)
     })
@@ -91,12 +88,12 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         eprintln!(
             "isa-gen: no spec{} in {}",
             args.arch.map(|g| format!(" for {g}")).unwrap_or_default(),
-            dir.path.display()
+            dir.display()
         );
         return ExitCode::from(2);
     }
     let summary = Summary {
-        spec_dir: dir.path.display().to_string(),
+        spec_dir: dir.display(),
         spec_source: dir.source,
         specs: specs.iter().map(Spec::summary).collect(),
         overrides: crate::overrides::OVERRIDES,
@@ -165,8 +162,12 @@ pub fn tables(args: TablesArgs) -> ExitCode {
 }
 
 pub fn check(args: CheckArgs) -> ExitCode {
-    let path = args.path.clone().unwrap_or_else(|| specdir::xml_dir().path);
-    let specs = if path.is_file() {
+    let dir = match &args.path {
+        Some(p) => SpecDir::layered(specdir::split_layers(p.as_os_str()), Source::Explicit),
+        None => specdir::xml_dir(),
+    };
+    let path = dir.path.clone();
+    let specs = if dir.layers.len() == 1 && path.is_file() {
         match model::load_file(&path) {
             Ok(s) => vec![s],
             Err(e) => {
@@ -175,10 +176,7 @@ pub fn check(args: CheckArgs) -> ExitCode {
             }
         }
     } else {
-        match load(&SpecDir {
-            path: path.clone(),
-            source: Source::Explicit,
-        }) {
+        match load(&dir) {
             Ok(s) => s,
             Err(code) => return code,
         }
@@ -227,11 +225,7 @@ pub fn show(args: ShowArgs) -> ExitCode {
         Err(code) => return code,
     };
     let Some(spec) = specs.first() else {
-        eprintln!(
-            "isa-gen: no spec for {} in {}",
-            args.arch,
-            dir.path.display()
-        );
+        eprintln!("isa-gen: no spec for {} in {}", args.arch, dir.display());
         return ExitCode::from(2);
     };
     let name = args.name.to_ascii_uppercase();

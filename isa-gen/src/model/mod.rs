@@ -290,13 +290,30 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Spec {
 
 /// Loads every `*.xml` file of a directory, sorted by generation then file name.
 pub fn load_dir(dir: &Path) -> Result<Vec<Spec>, LoadError> {
-    let files = crate::specdir::list_files(dir, "xml").map_err(|e| LoadError {
-        path: dir.to_path_buf(),
-        message: format!("cannot list the directory: {e}"),
-    })?;
-    let mut specs = Vec::new();
-    for (path, _) in files {
-        specs.push(load_file(&path)?);
+    load_layers(&[dir.to_path_buf()])
+}
+
+/// Every spec of several directories; for a generation found in more than one, the first
+/// directory's file wins and the others are not read (a complete file layered over excerpts).
+pub fn load_layers(dirs: &[PathBuf]) -> Result<Vec<Spec>, LoadError> {
+    let mut specs: Vec<Spec> = Vec::new();
+    for (layer, dir) in dirs.iter().enumerate() {
+        let files = crate::specdir::list_files(dir, "xml").map_err(|e| LoadError {
+            path: dir.to_path_buf(),
+            message: format!("cannot list the directory: {e}"),
+        })?;
+        let taken: Vec<Option<Generation>> = specs.iter().map(|s| s.generation).collect();
+        for (path, by_name) in files {
+            // Skip by file name first so a covered 10 MB file is not even read.
+            if layer > 0 && by_name.is_some() && taken.contains(&by_name) {
+                continue;
+            }
+            let spec = load_file(&path)?;
+            if layer > 0 && spec.generation.is_some() && taken.contains(&spec.generation) {
+                continue;
+            }
+            specs.push(spec);
+        }
     }
     specs.sort_by(|a, b| (a.generation, &a.path).cmp(&(b.generation, &b.path)));
     Ok(specs)

@@ -960,13 +960,9 @@ impl<'a> Lower<'a> {
                 quote!({ let i__ = rt::index(#i, #len)?; #name[i__] = #v; })
             }
             PlaceKind::Reg(n) => self.store_reg(n, place.ty, bits)?,
-            PlaceKind::View { base } if w >= base.ty.width => self.store(base, bits)?,
-            PlaceKind::Slice {
-                base,
-                lo,
-                reversed: false,
-            } if w >= base.ty.width && is_zero_const(lo) => self.store(base, bits)?,
-            PlaceKind::View { base } => self.store_part(base, quote!(0u128), w, bits)?,
+            // Parts of an operand wider than 128 bits live in a dword array; they are matched
+            // before the whole-width shortcuts below, since `SDATA[31 : 0]` of a 256-bit
+            // SDATA is as wide as SDATA's declared type but is only its first dword.
             PlaceKind::Bit { base, index } if self.wide_base(base).is_some() => {
                 let r = self.wide_base(base).unwrap_or(Role::D0);
                 self.store_wide(r, index, 1, bits)?
@@ -979,6 +975,13 @@ impl<'a> Lower<'a> {
                 let r = self.wide_base(base).unwrap_or(Role::D0);
                 self.store_wide(r, lo, w, bits)?
             }
+            PlaceKind::View { base } if w >= base.ty.width => self.store(base, bits)?,
+            PlaceKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if w >= base.ty.width && is_zero_const(lo) => self.store(base, bits)?,
+            PlaceKind::View { base } => self.store_part(base, quote!(0u128), w, bits)?,
             PlaceKind::Bit { base, index } => {
                 if is_lane_id(index) {
                     self.mark_lane_bit(base);
@@ -1223,6 +1226,12 @@ impl<'a> Lower<'a> {
                     Some(NameRef::Role(r)) => r,
                     _ => Role::Vdst,
                 };
+                if self.wide_role(n, w, true).is_some() {
+                    // Such operands exist only as dword arrays (see `store_wide`).
+                    return Err(format!(
+                        "a write of all of `{n}`, an operand wider than 128 bits"
+                    ));
+                }
                 let depth = self.depth;
                 let u = self.roles.entry(role).or_default();
                 u.written = true;
@@ -1565,6 +1574,12 @@ impl<'a> Lower<'a> {
         };
         if self.in_lambda {
             return Err("a lambda reads an operand".into());
+        }
+        if self.wide_role(n, w, false).is_some() {
+            // Such operands exist only as dword arrays (see `read_wide`).
+            return Err(format!(
+                "a read of all of `{n}`, an operand wider than 128 bits"
+            ));
         }
         let rid = format_ident!("{}", r.ident());
         self.roles.entry(r).or_default().reads.insert(w);

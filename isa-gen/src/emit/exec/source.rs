@@ -72,7 +72,7 @@ pub struct Semantics {
     /// The project's kernel pseudocode per generation.
     pub kernels: BTreeMap<Generation, GenerationCorpus>,
     /// XML specs of the generations others borrow from, for signature comparison.
-    xml_dir: PathBuf,
+    xml_dir: specdir::SpecDir,
     borrow_specs: std::sync::Mutex<BTreeMap<Generation, Option<&'static Spec>>>,
 }
 
@@ -102,7 +102,7 @@ impl Semantics {
             overrides: Vec::new(),
             problems: Vec::new(),
             kernels: BTreeMap::new(),
-            xml_dir: specdir::xml_dir().path,
+            xml_dir: specdir::xml_dir(),
             borrow_specs: Default::default(),
         };
         match amd {
@@ -243,10 +243,7 @@ impl Semantics {
     pub fn source_spec(&self, g: Generation) -> Option<&'static Spec> {
         let mut cache = self.borrow_specs.lock().unwrap_or_else(|e| e.into_inner());
         *cache.entry(g).or_insert_with(|| {
-            let path = self.xml_dir.join(format!("amdgpu_isa_{}.xml", g.name()));
-            if !path.is_file() {
-                return None;
-            }
+            let path = self.xml_dir.file_of(g, "xml")?;
             model::load_file(&path)
                 .ok()
                 .map(|s| &*Box::leak(Box::new(s)))
