@@ -52,7 +52,15 @@ fn compiled_code(mcpu: &str, dir: &Path) -> Vec<u8> {
     for cl in entries {
         let obj = dir.join("k.o");
         let ok = Command::new("clang-22")
-            .args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-O2", "-nogpulib"])
+            .args([
+                "-x",
+                "cl",
+                "-cl-std=CL2.0",
+                "-target",
+                "amdgcn-amd-amdhsa",
+                "-O2",
+                "-nogpulib",
+            ])
             .arg(format!("-mcpu={mcpu}"))
             .arg("-c")
             .arg(&cl)
@@ -118,7 +126,9 @@ fn main() {
         }
     }
     if valid.is_empty() {
-        println!("cli_disasm: skipped: no {generation} instruction of the compiled kernels decodes");
+        println!(
+            "cli_disasm: skipped: no {generation} instruction of the compiled kernels decodes"
+        );
         return;
     }
     let mut words = Vec::with_capacity(WORDS * 4);
@@ -171,12 +181,18 @@ fn main() {
         "cli_disasm {generation} ({mcpu}): {} words of valid code, whole process, best of 3",
         words.len() / 4
     );
-    println!("  amdisa disasm           {:>8.1} ms", ours.as_secs_f64() * 1e3);
+    println!(
+        "  amdisa disasm           {:>8.1} ms",
+        ours.as_secs_f64() * 1e3
+    );
     println!(
         "  amdisa disasm --no-cache {:>7.1} ms (every instruction disassembled anew)",
         uncached.as_secs_f64() * 1e3
     );
-    println!("  llvm-mc-22 --disassemble {:>7.1} ms", llvm.as_secs_f64() * 1e3);
+    println!(
+        "  llvm-mc-22 --disassemble {:>7.1} ms",
+        llvm.as_secs_f64() * 1e3
+    );
     println!(
         "  ratio (llvm-mc / amdisa) {:>7.1}x; without the text cache {:.1}x",
         llvm.as_secs_f64() / ours.as_secs_f64(),

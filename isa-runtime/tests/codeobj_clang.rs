@@ -43,7 +43,10 @@ const KERNELS: [&str; 8] = [
 
 fn tools_present() -> Result<(), String> {
     for t in ["clang-22", "ld.lld-22", "llvm-objdump-22"] {
-        let ok = Command::new(t).arg("--version").output().is_ok_and(|o| o.status.success());
+        let ok = Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
         if !ok {
             return Err(format!("{t} is not installed"));
         }
@@ -66,7 +69,15 @@ fn compile(kernel: &str, mcpu: &str, dir: &Path) -> PathBuf {
     let obj = dir.join(format!("{kernel}.{mcpu}.o"));
     let co = dir.join(format!("{kernel}.{mcpu}.hsaco"));
     let mut clang = Command::new("clang-22");
-    clang.args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-O2", "-nogpulib"]);
+    clang.args([
+        "-x",
+        "cl",
+        "-cl-std=CL2.0",
+        "-target",
+        "amdgcn-amd-amdhsa",
+        "-O2",
+        "-nogpulib",
+    ]);
     clang.arg(format!("-mcpu={mcpu}"));
     if mcpu.starts_with("gfx12") {
         clang.args(["-Xclang", "-target-feature", "-Xclang", "+real-true16"]);
@@ -80,9 +91,23 @@ fn compile(kernel: &str, mcpu: &str, dir: &Path) -> PathBuf {
         .arg(&obj)
         .output()
         .unwrap();
-    assert!(out.status.success(), "clang-22 {kernel} {mcpu}: {}", String::from_utf8_lossy(&out.stderr));
-    let out = Command::new("ld.lld-22").arg("-shared").arg(&obj).arg("-o").arg(&co).output().unwrap();
-    assert!(out.status.success(), "ld.lld-22 {kernel} {mcpu}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "clang-22 {kernel} {mcpu}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("ld.lld-22")
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ld.lld-22 {kernel} {mcpu}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     co
 }
 
@@ -96,10 +121,18 @@ fn objdump(co: &Path, mcpu: &str) -> BTreeMap<u64, String> {
     assert!(out.status.success());
     let mut map = BTreeMap::new();
     for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Some(rest) = line.strip_prefix('\t') else { continue };
-        let Some((text, comment)) = rest.rsplit_once("// ") else { continue };
-        let Some((addr, _)) = comment.split_once(':') else { continue };
-        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else { continue };
+        let Some(rest) = line.strip_prefix('\t') else {
+            continue;
+        };
+        let Some((text, comment)) = rest.rsplit_once("// ") else {
+            continue;
+        };
+        let Some((addr, _)) = comment.split_once(':') else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else {
+            continue;
+        };
         map.insert(addr, text.trim().to_string());
     }
     map
@@ -107,7 +140,11 @@ fn objdump(co: &Path, mcpu: &str) -> BTreeMap<u64, String> {
 
 /// amdisa's instructions: address → (text, error).
 fn amdisa_disasm(co: &Path) -> BTreeMap<u64, (String, Option<String>)> {
-    let out = Command::new(AMDISA).args(["disasm", "--json"]).arg(co).output().unwrap();
+    let out = Command::new(AMDISA)
+        .args(["disasm", "--json"])
+        .arg(co)
+        .output()
+        .unwrap();
     assert!(
         out.status.code().is_some_and(|c| c <= 1),
         "amdisa disasm {}: {}",
@@ -139,24 +176,34 @@ struct Counts {
 fn compare(co: &Path, mcpu: &str, counts: &mut Counts) {
     let reference = objdump(co, mcpu);
     let ours = amdisa_disasm(co);
-    assert!(!reference.is_empty(), "llvm-objdump listed nothing for {}", co.display());
+    assert!(
+        !reference.is_empty(),
+        "llvm-objdump listed nothing for {}",
+        co.display()
+    );
     for (addr, text) in &reference {
         counts.total += 1;
         match ours.get(addr) {
             Some((t, None)) if t == text => counts.identical += 1,
             Some((_, Some(_))) => counts.unsupported += 1,
-            Some((t, None)) => counts
-                .different
-                .push(format!("{} {addr:#x}: llvm `{text}`, amdisa `{t}`", co.display())),
-            None => counts
-                .different
-                .push(format!("{} {addr:#x}: llvm `{text}`, amdisa has no instruction there", co.display())),
+            Some((t, None)) => counts.different.push(format!(
+                "{} {addr:#x}: llvm `{text}`, amdisa `{t}`",
+                co.display()
+            )),
+            None => counts.different.push(format!(
+                "{} {addr:#x}: llvm `{text}`, amdisa has no instruction there",
+                co.display()
+            )),
         }
     }
 }
 
 /// A run's final buffers by name.
-fn run(co: &Path, kernel: &str, options: &[String]) -> Result<BTreeMap<String, Vec<Value>>, String> {
+fn run(
+    co: &Path,
+    kernel: &str,
+    options: &[String],
+) -> Result<BTreeMap<String, Vec<Value>>, String> {
     let out = Command::new(AMDISA)
         .args(["run", "--json", "--kernel", kernel])
         .arg(co)
@@ -169,7 +216,10 @@ fn run(co: &Path, kernel: &str, options: &[String]) -> Result<BTreeMap<String, V
     let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
     let mut buffers = BTreeMap::new();
     for (k, b) in v["buffers"].as_object().ok_or("no buffers")? {
-        buffers.insert(k.clone(), b.as_array().ok_or("buffer not an array")?.clone());
+        buffers.insert(
+            k.clone(),
+            b.as_array().ok_or("buffer not an array")?.clone(),
+        );
     }
     Ok(buffers)
 }
@@ -192,12 +242,39 @@ fn opts(list: &[&str]) -> Vec<String> {
 
 /// Runs one kernel with inputs it chooses and checks the results it computes itself.
 fn run_and_check(co: &Path, kernel: &str) -> Result<(), String> {
-    let check = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("{kernel}: wrong {what}")) };
+    let check = |ok: bool, what: &str| {
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{kernel}: wrong {what}"))
+        }
+    };
     match kernel {
         "vector_add" => {
-            let b = run(co, kernel, &opts(&["--buffer", "a:256:f32=random:3", "--buffer", "b:256:f32=random:4",
-                "--buffer", "out:256:f32=fill:7", "--arg", "a", "--arg", "b", "--arg", "out", "--arg", "200",
-                "--grid", "4", "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "a:256:f32=random:3",
+                    "--buffer",
+                    "b:256:f32=random:4",
+                    "--buffer",
+                    "out:256:f32=fill:7",
+                    "--arg",
+                    "a",
+                    "--arg",
+                    "b",
+                    "--arg",
+                    "out",
+                    "--arg",
+                    "200",
+                    "--grid",
+                    "4",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let (a, bb, out) = (f32s(&b["a"]), f32s(&b["b"]), f32s(&b["out"]));
             let ok = (0..256).all(|i| {
                 let want = if i < 200 { a[i] + bb[i] } else { 7.0 };
@@ -206,8 +283,22 @@ fn run_and_check(co: &Path, kernel: &str) -> Result<(), String> {
             check(ok, "sums (or a write past n)")
         }
         "loop_scalar" => {
-            let b = run(co, kernel, &opts(&["--buffer", "out:128:u32", "--arg", "out", "--arg", "37",
-                "--grid", "2", "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "out:128:u32",
+                    "--arg",
+                    "out",
+                    "--arg",
+                    "37",
+                    "--grid",
+                    "2",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let out = u32s(&b["out"]);
             let ok = (0..128u32).all(|i| {
                 let mut acc = i;
@@ -219,36 +310,118 @@ fn run_and_check(co: &Path, kernel: &str) -> Result<(), String> {
             check(ok, "loop results")
         }
         "lds_reduce" => {
-            let b = run(co, kernel, &opts(&["--buffer", "in:256:u32=random:5", "--buffer", "out:4:u32",
-                "--arg", "in", "--arg", "out", "--grid", "4", "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "in:256:u32=random:5",
+                    "--buffer",
+                    "out:4:u32",
+                    "--arg",
+                    "in",
+                    "--arg",
+                    "out",
+                    "--grid",
+                    "4",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let (input, out) = (u32s(&b["in"]), u32s(&b["out"]));
             let ok = (0..4).all(|g| {
-                out[g] == input[g * 64..g * 64 + 64].iter().fold(0u32, |s, v| s.wrapping_add(*v))
+                out[g]
+                    == input[g * 64..g * 64 + 64]
+                        .iter()
+                        .fold(0u32, |s, v| s.wrapping_add(*v))
             });
             check(ok, "workgroup sums")
         }
         "atomic_add" => {
-            let b = run(co, kernel, &opts(&["--buffer", "in:256:u32=random:6", "--buffer", "counter:1:u32",
-                "--arg", "in", "--arg", "counter", "--arg", "200", "--grid", "4", "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "in:256:u32=random:6",
+                    "--buffer",
+                    "counter:1:u32",
+                    "--arg",
+                    "in",
+                    "--arg",
+                    "counter",
+                    "--arg",
+                    "200",
+                    "--grid",
+                    "4",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let input = u32s(&b["in"]);
             let want = input[..200].iter().fold(0u32, |s, v| s.wrapping_add(*v));
             check(u32s(&b["counter"])[0] == want, "atomic total")
         }
         "udiv_rem" => {
-            let divisors: Vec<String> = (0..128u32).map(|i| ((i * 7919) % 1000 + 1).to_string()).collect();
-            let b = run(co, kernel, &[
-                "--buffer".into(), "a:128:u32=random:7".into(),
-                "--buffer".into(), format!("b:128:u32={}", divisors.join(",")),
-                "--buffer".into(), "quot:128:u32".into(), "--buffer".into(), "rem:128:u32".into(),
-                "--arg".into(), "a".into(), "--arg".into(), "b".into(), "--arg".into(), "quot".into(),
-                "--arg".into(), "rem".into(), "--grid".into(), "2".into(), "--workgroup".into(), "64".into(),
-            ])?;
-            let (a, d, q, r) = (u32s(&b["a"]), u32s(&b["b"]), u32s(&b["quot"]), u32s(&b["rem"]));
-            check((0..128).all(|i| q[i] == a[i] / d[i] && r[i] == a[i] % d[i]), "quotients or remainders")
+            let divisors: Vec<String> = (0..128u32)
+                .map(|i| ((i * 7919) % 1000 + 1).to_string())
+                .collect();
+            let b = run(
+                co,
+                kernel,
+                &[
+                    "--buffer".into(),
+                    "a:128:u32=random:7".into(),
+                    "--buffer".into(),
+                    format!("b:128:u32={}", divisors.join(",")),
+                    "--buffer".into(),
+                    "quot:128:u32".into(),
+                    "--buffer".into(),
+                    "rem:128:u32".into(),
+                    "--arg".into(),
+                    "a".into(),
+                    "--arg".into(),
+                    "b".into(),
+                    "--arg".into(),
+                    "quot".into(),
+                    "--arg".into(),
+                    "rem".into(),
+                    "--grid".into(),
+                    "2".into(),
+                    "--workgroup".into(),
+                    "64".into(),
+                ],
+            )?;
+            let (a, d, q, r) = (
+                u32s(&b["a"]),
+                u32s(&b["b"]),
+                u32s(&b["quot"]),
+                u32s(&b["rem"]),
+            );
+            check(
+                (0..128).all(|i| q[i] == a[i] / d[i] && r[i] == a[i] % d[i]),
+                "quotients or remainders",
+            )
         }
         "mix64" => {
-            let b = run(co, kernel, &opts(&["--buffer", "in:128:u64=random:8", "--buffer", "out:128:u64",
-                "--arg", "in", "--arg", "out", "--grid", "2", "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "in:128:u64=random:8",
+                    "--buffer",
+                    "out:128:u64",
+                    "--arg",
+                    "in",
+                    "--arg",
+                    "out",
+                    "--grid",
+                    "2",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let (input, out) = (u64s(&b["in"]), u64s(&b["out"]));
             let ok = (0..128).all(|i| {
                 let mut x = input[i];
@@ -261,17 +434,54 @@ fn run_and_check(co: &Path, kernel: &str) -> Result<(), String> {
             check(ok, "64-bit mixes")
         }
         "fdiv" => {
-            let b = run(co, kernel, &opts(&["--buffer", "a:128:f32=random:9", "--buffer", "b:128:f32=random:10",
-                "--buffer", "out:128:f32", "--arg", "a", "--arg", "b", "--arg", "out", "--grid", "2",
-                "--workgroup", "64"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "a:128:f32=random:9",
+                    "--buffer",
+                    "b:128:f32=random:10",
+                    "--buffer",
+                    "out:128:f32",
+                    "--arg",
+                    "a",
+                    "--arg",
+                    "b",
+                    "--arg",
+                    "out",
+                    "--grid",
+                    "2",
+                    "--workgroup",
+                    "64",
+                ]),
+            )?;
             let (a, d, out) = (f32s(&b["a"]), f32s(&b["b"]), f32s(&b["out"]));
-            check((0..128).all(|i| out[i].to_bits() == (a[i] / d[i]).to_bits()), "quotients")
+            check(
+                (0..128).all(|i| out[i].to_bits() == (a[i] / d[i]).to_bits()),
+                "quotients",
+            )
         }
         "grid2d" => {
-            let b = run(co, kernel, &opts(&["--buffer", "out:1024:u32", "--arg", "out", "--arg", "32",
-                "--grid", "4,8", "--workgroup", "8,4"]))?;
+            let b = run(
+                co,
+                kernel,
+                &opts(&[
+                    "--buffer",
+                    "out:1024:u32",
+                    "--arg",
+                    "out",
+                    "--arg",
+                    "32",
+                    "--grid",
+                    "4,8",
+                    "--workgroup",
+                    "8,4",
+                ]),
+            )?;
             let out = u32s(&b["out"]);
-            let ok = (0..32u32).all(|y| (0..32u32).all(|x| out[(y * 32 + x) as usize] == x * 1000 + y));
+            let ok =
+                (0..32u32).all(|y| (0..32u32).all(|x| out[(y * 32 + x) as usize] == x * 1000 + y));
             check(ok, "coordinates")
         }
         other => Err(format!("no check for {other}")),
@@ -287,7 +497,9 @@ fn clang_kernels_disassemble_like_objdump_and_run_correctly() {
     let dir = std::env::temp_dir().join(format!("amdisa-codeobj-clang-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
-    println!("generation  target   instructions identical unsupported different  kernels run/correct");
+    println!(
+        "generation  target   instructions identical unsupported different  kernels run/correct"
+    );
     for (generation, mcpu) in TARGETS {
         let Some(complete) = complete_spec(generation) else {
             println!("{generation:<10} {mcpu:<8} skipped: no {generation} spec in this build");
@@ -323,7 +535,11 @@ fn clang_kernels_disassemble_like_objdump_and_run_correctly() {
             counts.unsupported,
             counts.different.len(),
             KERNELS.len(),
-            if complete { " (complete spec: asserted)" } else { "" }
+            if complete {
+                " (complete spec: asserted)"
+            } else {
+                ""
+            }
         );
         for d in counts.different.iter().take(5) {
             println!("    differs: {d}");

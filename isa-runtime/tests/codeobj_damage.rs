@@ -27,7 +27,10 @@ fn write_temp(name: &str, bytes: &[u8]) -> PathBuf {
 /// amdisa's exit code and standard error.
 fn amdisa(args: &[&str], file: &Path) -> (i32, String) {
     let out = Command::new(AMDISA).args(args).arg(file).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).to_string())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
 }
 
 /// The file offset of a section's header field `sh_flags` and of its data, by name.
@@ -45,7 +48,12 @@ fn section_offsets(bytes: &[u8], name: &str) -> (usize, usize) {
 
 fn assert_error(args: &[&str], file: &Path, says: &[&str]) {
     let (code, err) = amdisa(args, file);
-    assert_eq!(code, 2, "{args:?} {}: expected an error, got exit {code}: {err}", file.display());
+    assert_eq!(
+        code,
+        2,
+        "{args:?} {}: expected an error, got exit {code}: {err}",
+        file.display()
+    );
     assert!(!err.contains("panicked"), "{err}");
     let name = file.display().to_string();
     assert!(err.contains(&name), "the error names the file: {err}");
@@ -62,22 +70,37 @@ fn wrong_files_are_errors_naming_file_and_problem() {
     let cut = write_temp("cut.hsaco", &good[..good.len() / 2]);
     let (code, err) = amdisa(&["info"], &cut);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("cut.hsaco") && !err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("cut.hsaco") && !err.contains("panicked"),
+        "{err}"
+    );
 
     // This test's own executable: an ELF file for the host, not an AMDGPU one.
     let host = std::env::current_exe().unwrap();
-    assert_error(&["disasm"], &host, &["not an AMDGPU code object", "ELF machine"]);
+    assert_error(
+        &["disasm"],
+        &host,
+        &["not an AMDGPU code object", "ELF machine"],
+    );
 
     // No executable section: .text's SHF_EXECINSTR cleared.
     let mut no_text = good.clone();
     let (flags, _) = section_offsets(&good, ".text");
     no_text[flags] &= !0x4;
-    assert_error(&["disasm"], &write_temp("notext.hsaco", &no_text), &["no executable section"]);
+    assert_error(
+        &["disasm"],
+        &write_temp("notext.hsaco", &no_text),
+        &["no executable section"],
+    );
 
     // Unknown machine in e_flags.
     let mut unknown = good.clone();
     unknown[48] = 0xfe;
-    assert_error(&["info"], &write_temp("mach.hsaco", &unknown), &["unknown AMDGPU machine", "0xfe"]);
+    assert_error(
+        &["info"],
+        &write_temp("mach.hsaco", &unknown),
+        &["unknown AMDGPU machine", "0xfe"],
+    );
 
     // Corrupt MessagePack in the metadata note (0xc1 is never valid MessagePack).
     let mut corrupt = good.clone();
@@ -86,7 +109,11 @@ fn wrong_files_are_errors_naming_file_and_problem() {
     let namesz = u32::from_le_bytes(good[note..note + 4].try_into().unwrap()) as usize;
     let desc = note + 12 + namesz.div_ceil(4) * 4;
     corrupt[desc] = 0xc1;
-    assert_error(&["info"], &write_temp("badnote.hsaco", &corrupt), &["not valid MessagePack"]);
+    assert_error(
+        &["info"],
+        &write_temp("badnote.hsaco", &corrupt),
+        &["not valid MessagePack"],
+    );
 }
 
 #[test]
@@ -97,35 +124,56 @@ fn launch_errors_name_kernel_and_what_is_missing() {
     }
     let good = fixture();
     let file = write_temp("vadd.hsaco", &good);
-    let run = ["run", "--buffer", "a:64:f32", "--buffer", "b:64:f32", "--buffer", "out:64:f32"];
+    let run = [
+        "run",
+        "--buffer",
+        "a:64:f32",
+        "--buffer",
+        "b:64:f32",
+        "--buffer",
+        "out:64:f32",
+    ];
     let with = |extra: &[&str]| -> Vec<String> {
         run.iter().chain(extra).map(|s| s.to_string()).collect()
     };
     let args = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>();
-    assert_error(&args(&with(&["--kernel", "nope"])), &file, &["no kernel `nope`", "vector_add"]);
+    assert_error(
+        &args(&with(&["--kernel", "nope"])),
+        &file,
+        &["no kernel `nope`", "vector_add"],
+    );
     assert_error(
         &args(&with(&["--arg", "a", "--arg", "b"])),
         &file,
         &["`vector_add` takes 4 argument(s), 2 given"],
     );
     assert_error(
-        &args(&with(&["--arg", "a", "--arg", "b", "--arg", "7", "--arg", "64"])),
+        &args(&with(&[
+            "--arg", "a", "--arg", "b", "--arg", "7", "--arg", "64",
+        ])),
         &file,
         &["argument 3", "pointer"],
     );
     assert_error(
-        &args(&with(&["--arg", "a", "--arg", "b", "--arg", "out", "--arg", "f64:1.5"])),
+        &args(&with(&[
+            "--arg", "a", "--arg", "b", "--arg", "out", "--arg", "f64:1.5",
+        ])),
         &file,
         &["argument 4", "8-byte value for a 4-byte argument"],
     );
     assert_error(
-        &args(&with(&["--arg", "a", "--arg", "b", "--arg", "out", "--arg", "out"])),
+        &args(&with(&[
+            "--arg", "a", "--arg", "b", "--arg", "out", "--arg", "out",
+        ])),
         &file,
         &["argument 4", "not a buffer pointer"],
     );
     // The descriptor asks for scratch and the workgroup-info SGPR: both are named.
     let f = ElfFile64::<LittleEndian>::parse(&good[..]).unwrap();
-    let kd = f.symbols().find(|s| s.name() == Ok("vector_add.kd")).unwrap();
+    let kd = f
+        .symbols()
+        .find(|s| s.name() == Ok("vector_add.kd"))
+        .unwrap();
     let rodata = f.section_by_name(".rodata").unwrap();
     let at = rodata.elf_section_header().sh_offset(f.endian()) as usize
         + (kd.address() - rodata.address()) as usize;
@@ -133,9 +181,15 @@ fn launch_errors_name_kernel_and_what_is_missing() {
     scratch[at + 4..at + 8].copy_from_slice(&16u32.to_le_bytes());
     scratch[at + 52 + 1] |= 1 << 2; // RSRC2 bit 10: ENABLE_SGPR_WORKGROUP_INFO
     assert_error(
-        &args(&with(&["--arg", "a", "--arg", "b", "--arg", "out", "--arg", "64"])),
+        &args(&with(&[
+            "--arg", "a", "--arg", "b", "--arg", "out", "--arg", "64",
+        ])),
         &write_temp("scratch.hsaco", &scratch),
-        &["kernel `vector_add` needs what the emulator does not model", "scratch", "workgroup-info"],
+        &[
+            "kernel `vector_add` needs what the emulator does not model",
+            "scratch",
+            "workgroup-info",
+        ],
     );
 }
 

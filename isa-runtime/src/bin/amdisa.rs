@@ -216,14 +216,14 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         let kernel = match (&cli.kernel, code.kernels.as_slice()) {
             (Some(k), _) => code.kernel(k),
             (None, [only]) => Ok(only),
-            (None, _) => code.kernel("").map_err(|e| {
-                e.replace("no kernel ``", "--kernel NAME is needed")
-            }),
+            (None, _) => code
+                .kernel("")
+                .map_err(|e| e.replace("no kernel ``", "--kernel NAME is needed")),
         }
         .map_err(|e| format!("{name}: {e}"))?;
         let setup = setup_for(spec)?;
-        let (outcome, program) = kernel::run(spec, &code, kernel, &setup, tracer)
-            .map_err(|e| format!("{name}: {e}"))?;
+        let (outcome, program) =
+            kernel::run(spec, &code, kernel, &setup, tracer).map_err(|e| format!("{name}: {e}"))?;
         let what = format!("{name}: kernel {}", kernel.name);
         return report_run(cli, &what, spec, &program, &outcome);
     }
@@ -395,7 +395,10 @@ fn disasm(a: DisasmArgs, fixtures: bool) -> Result<bool, String> {
                     .trim_start_matches("0X")
                     .replace('_', "");
                 let v = u32::from_str_radix(&t, 16).map_err(|_| {
-                    format!("argument {}: `{w}` is not a 32-bit hex word nor a file", k + 1)
+                    format!(
+                        "argument {}: `{w}` is not a 32-bit hex word nor a file",
+                        k + 1
+                    )
                 })?;
                 b.extend_from_slice(&v.to_le_bytes());
             }

@@ -314,14 +314,16 @@ mod tests {
     fn fields_and_inputs_in_load_order() {
         // Dispatch ptr and kernarg ptr enabled; 4 user SGPRs; workgroup id x and y; v0-v1.
         let rsrc2 = 4 << 1 | 1 << 7 | 1 << 8 | 1 << 11;
-        let d = KernelDescriptor::parse(&descriptor(0x00AF_0000, rsrc2, 0b1010 | 1 << 10))
-            .unwrap();
+        let d = KernelDescriptor::parse(&descriptor(0x00AF_0000, rsrc2, 0b1010 | 1 << 10)).unwrap();
         assert_eq!(d.group_segment_fixed_size, 256);
         assert_eq!(d.kernarg_size, 28);
         assert_eq!(d.entry_byte_offset, -0x100);
         assert_eq!(
             d.user_sgprs(),
-            vec![(UserSgpr::DispatchPtr, 0, 2), (UserSgpr::KernargSegmentPtr, 2, 2)]
+            vec![
+                (UserSgpr::DispatchPtr, 0, 2),
+                (UserSgpr::KernargSegmentPtr, 2, 2)
+            ]
         );
         assert_eq!(d.user_sgpr_count(), 4);
         assert_eq!(d.workgroup_id_sgprs(), [true, true, false]);

@@ -41,8 +41,8 @@ pub fn parse(data: &[u8]) -> Result<CodeObject, String> {
     if data[4] != elf::ELFCLASS64 || data[5] != elf::ELFDATA2LSB {
         return Err("not a 64-bit little-endian ELF file, as AMDGPU code objects are".into());
     }
-    let file = ElfFile64::<LittleEndian>::parse(data)
-        .map_err(|e| format!("malformed ELF file: {e}"))?;
+    let file =
+        ElfFile64::<LittleEndian>::parse(data).map_err(|e| format!("malformed ELF file: {e}"))?;
     let endian = file.endian();
     let header = file.elf_header();
     let machine = header.e_machine(endian);
@@ -158,7 +158,9 @@ pub fn parse(data: &[u8]) -> Result<CodeObject, String> {
             None => descriptor_address.wrapping_add(descriptor.entry_byte_offset as u64),
         };
         kernels.push(Kernel {
-            metadata: metadata.as_ref().and_then(|m: &Metadata| m.kernel(&name).cloned()),
+            metadata: metadata
+                .as_ref()
+                .and_then(|m: &Metadata| m.kernel(&name).cloned()),
             name,
             descriptor_address,
             entry,

@@ -81,8 +81,14 @@ pub fn check_supported(code: &CodeObject, kernel: &Kernel, spec: &IsaSpec) -> Re
                     "dynamic LDS argument `{}`",
                     a.name.as_deref().unwrap_or("?")
                 ));
-            } else if hidden_value(&a.value_kind, &GridShape { groups: [1; 3], workgroup: [1; 3] })
-                .is_none()
+            } else if hidden_value(
+                &a.value_kind,
+                &GridShape {
+                    groups: [1; 3],
+                    workgroup: [1; 3],
+                },
+            )
+            .is_none()
                 && a.is_hidden()
             {
                 missing.push(format!("hidden argument kind `{}`", a.value_kind));
@@ -146,13 +152,20 @@ pub fn hidden_value(kind: &str, shape: &GridShape) -> Option<u64> {
 }
 
 /// Writes every hidden argument of the kernel's metadata into `kernarg` (sized to hold them).
-pub fn fill_hidden_args(kernel: &Kernel, shape: &GridShape, kernarg: &mut [u8]) -> Result<(), String> {
+pub fn fill_hidden_args(
+    kernel: &Kernel,
+    shape: &GridShape,
+    kernarg: &mut [u8],
+) -> Result<(), String> {
     let Some(m) = &kernel.metadata else {
         return Ok(());
     };
     for a in m.args.iter().filter(|a| a.is_hidden()) {
         let v = hidden_value(&a.value_kind, shape).ok_or_else(|| {
-            format!("kernel `{}`: unknown hidden argument kind `{}`", kernel.name, a.value_kind)
+            format!(
+                "kernel `{}`: unknown hidden argument kind `{}`",
+                kernel.name, a.value_kind
+            )
         })?;
         let (at, size) = (a.offset as usize, (a.size as usize).min(8));
         let len = kernarg.len();

@@ -220,7 +220,10 @@ mod tests {
             (s(".wavefront_size"), Value::from(64u64)),
         ]);
         let top = Value::Map(vec![
-            (s("amdhsa.version"), Value::Array(vec![1u64.into(), 2u64.into()])),
+            (
+                s("amdhsa.version"),
+                Value::Array(vec![1u64.into(), 2u64.into()]),
+            ),
             (s("amdhsa.kernels"), Value::Array(vec![kernel])),
         ]);
         let mut out = Vec::new();

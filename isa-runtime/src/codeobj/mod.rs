@@ -131,7 +131,9 @@ impl CodeObject {
         let starts: Vec<(&str, u64)> = self
             .functions
             .iter()
-            .filter(|f| f.section == section.index && f.address >= section.address && f.address < end)
+            .filter(|f| {
+                f.section == section.index && f.address >= section.address && f.address < end
+            })
             .map(|f| (f.name.as_str(), f.address))
             .collect();
         let mut out = Vec::new();

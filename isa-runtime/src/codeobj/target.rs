@@ -155,10 +155,7 @@ impl Target {
 
     /// The processor named `processor`, if it is one of the covered ones.
     pub fn processor_generation(processor: &str) -> Option<&'static str> {
-        MACHINES
-            .iter()
-            .find(|m| m.1 == processor)
-            .map(|m| m.2)
+        MACHINES.iter().find(|m| m.1 == processor).map(|m| m.2)
     }
 }
 
@@ -201,7 +198,10 @@ mod tests {
             assert_eq!((t.processor, t.generation), (processor, generation));
         }
         let t = Target::from_e_flags(0x54c).unwrap();
-        assert_eq!((t.xnack, t.sramecc), (FeatureSetting::Any, FeatureSetting::Any));
+        assert_eq!(
+            (t.xnack, t.sramecc),
+            (FeatureSetting::Any, FeatureSetting::Any)
+        );
         assert_eq!(t.to_string(), "gfx942 (cdna3), xnack, sramecc");
     }
 
@@ -210,7 +210,10 @@ mod tests {
         let e = Target::from_e_flags(0x2c).unwrap_err();
         assert!(e.contains("gfx900") && e.contains("0x2c"), "{e}");
         let e = Target::from_e_flags(0xfe).unwrap_err();
-        assert!(e.contains("unknown AMDGPU machine") && e.contains("0xfe"), "{e}");
+        assert!(
+            e.contains("unknown AMDGPU machine") && e.contains("0xfe"),
+            "{e}"
+        );
     }
 
     #[test]

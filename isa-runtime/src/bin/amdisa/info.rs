@@ -17,7 +17,10 @@ fn fields_json(fields: &[Field], value: u32) -> Value {
 }
 
 fn field(fields: &[Field], name: &str, value: u32) -> u32 {
-    fields.iter().find(|f| f.name == name).map_or(0, |f| f.get(value))
+    fields
+        .iter()
+        .find(|f| f.name == name)
+        .map_or(0, |f| f.get(value))
 }
 
 /// The float mode RSRC1 sets, in words.
@@ -160,7 +163,10 @@ pub fn text(name: &str, code: &CodeObject) -> String {
         out.push_str(&format!(
             "metadata: version {:?}{}\n",
             m.version,
-            m.target.as_deref().map(|t| format!(", target {t}")).unwrap_or_default()
+            m.target
+                .as_deref()
+                .map(|t| format!(", target {t}"))
+                .unwrap_or_default()
         ));
     } else {
         out.push_str("metadata: none (no NT_AMDGPU_METADATA note)\n");
@@ -186,10 +192,21 @@ pub fn text(name: &str, code: &CodeObject) -> String {
             fm["denorm_32"].as_str().unwrap_or("?"),
             fm["round_16_64"].as_str().unwrap_or("?"),
             fm["denorm_16_64"].as_str().unwrap_or("?"),
-            if d.uses_dynamic_stack() { ", dynamic stack" } else { "" }
+            if d.uses_dynamic_stack() {
+                ", dynamic stack"
+            } else {
+                ""
+            }
         ));
         let (sgprs, vgprs) = inputs(d);
-        out.push_str(&format!("  SGPR inputs: {}\n", if sgprs.is_empty() { "none".into() } else { sgprs.join(", ") }));
+        out.push_str(&format!(
+            "  SGPR inputs: {}\n",
+            if sgprs.is_empty() {
+                "none".into()
+            } else {
+                sgprs.join(", ")
+            }
+        ));
         out.push_str(&format!("  VGPR inputs: {}\n", vgprs.join(", ")));
         fields_text(&mut out, "COMPUTE_PGM_RSRC1", RSRC1_FIELDS, d.rsrc1);
         fields_text(&mut out, "COMPUTE_PGM_RSRC2", RSRC2_FIELDS, d.rsrc2);
@@ -212,8 +229,13 @@ pub fn text(name: &str, code: &CodeObject) -> String {
                         a.offset,
                         a.size,
                         a.value_kind,
-                        a.name.as_deref().unwrap_or(if a.is_hidden() { "(hidden)" } else { "" }),
-                        a.type_name.as_deref().map(|t| format!(" : {t}")).unwrap_or_default()
+                        a.name
+                            .as_deref()
+                            .unwrap_or(if a.is_hidden() { "(hidden)" } else { "" }),
+                        a.type_name
+                            .as_deref()
+                            .map(|t| format!(" : {t}"))
+                            .unwrap_or_default()
                     ));
                 }
             }

@@ -27,7 +27,10 @@ fn kernarg_segment(
         format!(
             "argument {} ({}{}, {} bytes at offset {})",
             i + 1,
-            a.name.as_deref().map(|n| format!("`{n}` ")).unwrap_or_default(),
+            a.name
+                .as_deref()
+                .map(|n| format!("`{n}` "))
+                .unwrap_or_default(),
             a.type_name.as_deref().unwrap_or(&a.value_kind),
             a.size,
             a.offset
@@ -40,7 +43,11 @@ fn kernarg_segment(
             kernel.name,
             explicit.len(),
             launch.args.len(),
-            if list.is_empty() { "none".into() } else { list.join("; ") }
+            if list.is_empty() {
+                "none".into()
+            } else {
+                list.join("; ")
+            }
         ));
     }
     let mut bytes = vec![0u8; colaunch::kernarg_size(kernel)];

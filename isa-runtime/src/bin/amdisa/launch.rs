@@ -148,8 +148,14 @@ impl ElemType {
                 .ok_or_else(bad)
         };
         match self {
-            ElemType::F16 => t.parse::<f64>().map(|v| f64_to_f16(v) as u64).map_err(|_| bad()),
-            ElemType::F32 => t.parse::<f32>().map(|v| v.to_bits() as u64).map_err(|_| bad()),
+            ElemType::F16 => t
+                .parse::<f64>()
+                .map(|v| f64_to_f16(v) as u64)
+                .map_err(|_| bad()),
+            ElemType::F32 => t
+                .parse::<f32>()
+                .map(|v| v.to_bits() as u64)
+                .map_err(|_| bad()),
             ElemType::F64 => t.parse::<f64>().map(f64::to_bits).map_err(|_| bad()),
             // Negative values are accepted for unsigned types too (two's complement), as
             // they always were for u32.
@@ -259,7 +265,8 @@ impl BufferSpec {
                     let r = splitmix(&mut state);
                     // Floats: random bits scaled into [-1, 1), exact in the type (11 bits for
                     // f16, 24 for f32, 53 for f64). Integers: any bits.
-                    let unit = |bits: u32| (r >> (64 - bits)) as f64 / (1u64 << (bits - 1)) as f64 - 1.0;
+                    let unit =
+                        |bits: u32| (r >> (64 - bits)) as f64 / (1u64 << (bits - 1)) as f64 - 1.0;
                     match ty {
                         ElemType::F16 => f64_to_f16(unit(11)) as u64,
                         ElemType::F32 => (unit(24) as f32).to_bits() as u64,
@@ -670,9 +677,14 @@ impl Arg {
         if is_name(t) {
             return Ok(Arg::Buffer(t.to_string()));
         }
-        parse_u64_or_i64(t).map(|v| Arg::Int(v as i64)).ok_or_else(|| {
-            ctx("expected a buffer name, an integer, or TYPE:VALUE (u32:7, f32:1.5, ...)".into())
-        })
+        parse_u64_or_i64(t)
+            .map(|v| Arg::Int(v as i64))
+            .ok_or_else(|| {
+                ctx(
+                    "expected a buffer name, an integer, or TYPE:VALUE (u32:7, f32:1.5, ...)"
+                        .into(),
+                )
+            })
     }
 
     /// The argument's bytes for a slot of `size` bytes, or why it does not fit.
@@ -683,8 +695,8 @@ impl Arg {
             Arg::U64(v) => (*v, 8),
             Arg::Typed(t, v) => (*v, t.size()),
             Arg::Int(v) => {
-                let fits = size >= 8
-                    || (*v >= -(1i64 << (8 * size - 1)) && *v < (1i64 << (8 * size)));
+                let fits =
+                    size >= 8 || (*v >= -(1i64 << (8 * size - 1)) && *v < (1i64 << (8 * size)));
                 if !fits {
                     return Err(format!("{v} does not fit in {size} bytes"));
                 }
