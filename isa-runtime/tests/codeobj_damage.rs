@@ -46,6 +46,10 @@ fn section_offsets(bytes: &[u8], name: &str) -> (usize, usize) {
     (header + 8, data)
 }
 
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 fn assert_error(args: &[&str], file: &Path, says: &[&str]) {
     let (code, err) = amdisa(args, file);
     assert_eq!(
@@ -136,7 +140,6 @@ fn launch_errors_name_kernel_and_what_is_missing() {
     let with = |extra: &[&str]| -> Vec<String> {
         run.iter().chain(extra).map(|s| s.to_string()).collect()
     };
-    let args = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>();
     assert_error(
         &args(&with(&["--kernel", "nope"])),
         &file,

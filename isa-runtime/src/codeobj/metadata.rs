@@ -149,7 +149,7 @@ impl Metadata {
             .map_err(|e| format!("the AMDGPU metadata note is not valid MessagePack: {e}"))?;
         if !rest.is_empty() {
             return Err(format!(
-                "the AMDGPU metadata note has {} bytes after its MessagePack value",
+                "the AMDGPU metadata note is not valid MessagePack: {} bytes follow its first value",
                 rest.len()
             ));
         }

@@ -46,13 +46,13 @@ fn inputs(d: &KernelDescriptor) -> (Vec<String>, Vec<String>) {
             }
         })
         .collect();
-    let mut next = d.user_sgprs().iter().map(|u| u.2).sum::<u32>();
+    let first = d.user_sgprs().iter().map(|u| u.2).sum::<u32>();
     for i in 0..d.kernarg_preload_sgprs() {
         sgprs.push(format!(
-            "s{next}: kernarg preload dword {}",
+            "s{}: kernarg preload dword {}",
+            first + i,
             d.kernarg_preload_offset() + i
         ));
-        next += 1;
     }
     let mut next = d.user_sgpr_count();
     for (axis, on) in ["x", "y", "z"].iter().zip(d.workgroup_id_sgprs()) {
