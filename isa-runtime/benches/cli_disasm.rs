@@ -13,63 +13,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/clang_support/mod.rs"]
+mod clang_support;
+use clang_support::{have, TARGETS};
+
 const WORDS: usize = 1 << 20;
-
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
-fn processor(generation: &str) -> &'static str {
-    match generation {
-        "rdna1" => "gfx1010",
-        "rdna2" => "gfx1030",
-        "rdna3" => "gfx1100",
-        "rdna3_5" => "gfx1150",
-        "rdna4" => "gfx1200",
-        "cdna1" => "gfx908",
-        "cdna2" => "gfx90a",
-        "cdna3" => "gfx942",
-        "cdna4" => "gfx950",
-        _ => "gfx1250",
-    }
-}
 
 /// The `.text` of every kernel in `isa-tests/kernels/cl`, compiled for `mcpu`.
 fn compiled_code(mcpu: &str, dir: &Path) -> Vec<u8> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-tests/kernels/cl");
-    let mut code = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&src)
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(clang_support::kernels_dir())
         .expect("isa-tests/kernels/cl")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "cl"))
         .collect();
     entries.sort();
+    let mut code = Vec::new();
     for cl in entries {
         let obj = dir.join("k.o");
-        let ok = Command::new("clang-22")
-            .args([
-                "-x",
-                "cl",
-                "-cl-std=CL2.0",
-                "-target",
-                "amdgcn-amd-amdhsa",
-                "-O2",
-                "-nogpulib",
-            ])
-            .arg(format!("-mcpu={mcpu}"))
-            .arg("-c")
-            .arg(&cl)
-            .arg("-o")
-            .arg(&obj)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
+        let kernel = cl.file_stem().unwrap().to_str().unwrap();
+        if clang_support::compile(kernel, mcpu, &obj).is_err() {
             continue;
         }
         let co = CodeObject::parse(&std::fs::read(&obj).unwrap()).unwrap();
@@ -108,7 +70,10 @@ fn main() {
         println!("cli_disasm: skipped: no {generation} spec in this build");
         return;
     };
-    let mcpu = processor(&generation);
+    let mcpu = TARGETS
+        .iter()
+        .find(|t| t.0 == generation)
+        .map_or("gfx1200", |t| t.1);
     assert_eq!(Target::processor_generation(mcpu), Some(spec.generation));
     let dir = std::env::temp_dir().join(format!("amdisa-cli-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

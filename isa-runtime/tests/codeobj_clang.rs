@@ -14,21 +14,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const AMDISA: &str = env!("CARGO_BIN_EXE_amdisa");
+#[path = "clang_support/mod.rs"]
+mod clang_support;
+use clang_support::{have, kernels_dir, TARGETS};
 
-/// (generation, processor): one per generation.
-const TARGETS: [(&str, &str); 10] = [
-    ("rdna1", "gfx1010"),
-    ("rdna2", "gfx1030"),
-    ("rdna3", "gfx1100"),
-    ("rdna3_5", "gfx1150"),
-    ("rdna4", "gfx1200"),
-    ("cdna1", "gfx908"),
-    ("cdna2", "gfx90a"),
-    ("cdna3", "gfx942"),
-    ("cdna4", "gfx950"),
-    ("cdna5", "gfx1250"),
-];
+const AMDISA: &str = env!("CARGO_BIN_EXE_amdisa");
 
 const KERNELS: [&str; 8] = [
     "vector_add",
@@ -43,11 +33,7 @@ const KERNELS: [&str; 8] = [
 
 fn tools_present() -> Result<(), String> {
     for t in ["clang-22", "ld.lld-22", "llvm-objdump-22"] {
-        let ok = Command::new(t)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
+        if !have(t) {
             return Err(format!("{t} is not installed"));
         }
     }
@@ -74,54 +60,12 @@ fn known_gaps() -> Vec<(String, String)> {
         .collect()
 }
 
-fn kernels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../isa-tests/kernels/cl")
-}
-
 /// Compiles and links one kernel; the `.hsaco` path.
 fn compile(kernel: &str, mcpu: &str, dir: &Path) -> PathBuf {
     let obj = dir.join(format!("{kernel}.{mcpu}.o"));
     let co = dir.join(format!("{kernel}.{mcpu}.hsaco"));
-    let mut clang = Command::new("clang-22");
-    clang.args([
-        "-x",
-        "cl",
-        "-cl-std=CL2.0",
-        "-target",
-        "amdgcn-amd-amdhsa",
-        "-O2",
-        "-nogpulib",
-    ]);
-    clang.arg(format!("-mcpu={mcpu}"));
-    if mcpu.starts_with("gfx12") {
-        clang.args(["-Xclang", "-target-feature", "-Xclang", "+real-true16"]);
-    }
-    // IEEE division (otherwise OpenCL allows 2.5 ulp and clang emits an approximation).
-    clang.arg("-cl-fp32-correctly-rounded-divide-sqrt");
-    let out = clang
-        .arg("-c")
-        .arg(kernels_dir().join(format!("{kernel}.cl")))
-        .arg("-o")
-        .arg(&obj)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "clang-22 {kernel} {mcpu}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = Command::new("ld.lld-22")
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "ld.lld-22 {kernel} {mcpu}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    clang_support::compile(kernel, mcpu, &obj).unwrap_or_else(|e| panic!("{e}"));
+    clang_support::link(&obj, &co).unwrap_or_else(|e| panic!("{e}"));
     co
 }
 
