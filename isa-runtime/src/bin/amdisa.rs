@@ -259,6 +259,24 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     report_run(cli, &what, spec, &program, &outcome)
 }
 
+/// A buffer element as JSON: a number (NaN and infinities as strings).
+fn element_json(ty: launch::ElemType, bits: u64) -> serde_json::Value {
+    use launch::ElemType as T;
+    let float = |v: f64| {
+        serde_json::Number::from_f64(v)
+            .map(serde_json::Value::Number)
+            .unwrap_or_else(|| serde_json::Value::String(format!("{v:?}")))
+    };
+    match ty {
+        T::I32 => (bits as u32 as i32).into(),
+        T::I64 => (bits as i64).into(),
+        T::F16 => float(launch::f16_to_f64(bits as u16)),
+        T::F32 => float(f32::from_bits(bits as u32) as f64),
+        T::F64 => float(f64::from_bits(bits)),
+        _ => bits.into(),
+    }
+}
+
 /// Prints what a run left: the watched wave and the buffers (text), or `--json`.
 fn report_run(
     cli: &RunArgs,
@@ -271,7 +289,8 @@ fn report_run(
         let mut buffers = serde_json::Map::new();
         for b in &outcome.buffers {
             let values = outcome.elements(&b.name).unwrap_or_default();
-            let json: Vec<serde_json::Value> = values.iter().map(|&v| b.ty.json(v)).collect();
+            let json: Vec<serde_json::Value> =
+                values.iter().map(|&v| element_json(b.ty, v)).collect();
             buffers.insert(b.name.clone(), json.into());
         }
         out(&serde_json::json!({

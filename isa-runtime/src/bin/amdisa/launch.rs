@@ -119,23 +119,6 @@ impl ElemType {
         }
     }
 
-    /// The element as JSON: a number (NaN and infinities as strings).
-    pub fn json(self, bits: u64) -> serde_json::Value {
-        let float = |v: f64| {
-            serde_json::Number::from_f64(v)
-                .map(serde_json::Value::Number)
-                .unwrap_or_else(|| serde_json::Value::String(format!("{v:?}")))
-        };
-        match self {
-            ElemType::I32 => (bits as u32 as i32).into(),
-            ElemType::I64 => (bits as i64).into(),
-            ElemType::F16 => float(f16_to_f64(bits as u16)),
-            ElemType::F32 => float(f32::from_bits(bits as u32) as f64),
-            ElemType::F64 => float(f64::from_bits(bits)),
-            _ => bits.into(),
-        }
-    }
-
     /// The element `value` as bits (`1.5` for floats, `-3` for signed, `0x10` or `7`).
     pub fn parse(self, text: &str) -> Result<u64, String> {
         let t = text.trim();
