@@ -13,6 +13,7 @@
 mod test_types;
 pub mod asm;
 pub mod canonical;
+pub mod codeobj;
 pub mod decode;
 pub mod disasm;
 pub mod exec;
@@ -23,7 +24,7 @@ pub mod tables;
 
 pub use asm::{assemble, assemble_instruction, assemble_listing, AsmError, AssembledLine};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};
-pub use disasm::disassemble;
+pub use disasm::{disassemble, disassemble_into};
 pub use operand::{DecodedOperand, Operand, RegFile};
 pub use tables::IsaSpec;
 

@@ -303,7 +303,7 @@ fn vector_add_on(spec: &'static IsaSpec, code: &[u8], fixture: bool, n: u32) -> 
         buffers: vec![
             buffer("a", n as usize, ElemType::F32, Init::Random(11)),
             buffer("b", n as usize, ElemType::F32, Init::Random(12)),
-            buffer("out", total, ElemType::F32, Init::Fill(SENTINEL)),
+            buffer("out", total, ElemType::F32, Init::Fill(SENTINEL.into())),
         ],
         args: vec![
             Arg::Buffer("a".into()),
@@ -395,7 +395,7 @@ fn wave_reduction_with_ds_bpermute() {
                     "out",
                     groups as usize + 1,
                     ElemType::U32,
-                    Init::Fill(SENTINEL),
+                    Init::Fill(SENTINEL.into()),
                 ),
             ],
             args: vec![
@@ -452,7 +452,7 @@ fn counted_loop_with_s_cbranch() {
                     "out",
                     items as usize + 1,
                     ElemType::U32,
-                    Init::Fill(SENTINEL),
+                    Init::Fill(SENTINEL.into()),
                 )],
                 args: vec![Arg::Buffer("out".into()), Arg::U32(k)],
                 grid: [2, 1, 1],
@@ -792,6 +792,17 @@ fn run_options_parse_and_explain_mistakes() {
     assert_eq!(b.initial_bits(), [0, 1, 2]);
     let b = BufferSpec::parse("z:2=fill:0xff").unwrap();
     assert_eq!(b.initial_bits(), [255, 255]);
+    // Wider and narrower types: elements of their own size, f16 from decimal.
+    let b = BufferSpec::parse("h:3:f16=1.5,-2").unwrap();
+    assert_eq!(b.initial_bytes(), [0x00, 0x3e, 0x00, 0xc0, 0, 0]);
+    let b = BufferSpec::parse("q:2:i64=-1,0x100000000").unwrap();
+    assert_eq!(b.initial_elements(), [u64::MAX, 1 << 32]);
+    assert_eq!(b.initial_bytes().len(), 16);
+    let b = BufferSpec::parse("d:2:f64=iota").unwrap();
+    assert_eq!(b.initial_elements(), [0f64.to_bits(), 1f64.to_bits()]);
+    let b = BufferSpec::parse("c:3:u8=iota").unwrap();
+    assert_eq!(b.initial_bytes(), [0, 1, 2]);
+    assert_eq!(ElemType::F16.format(0x3e00), "1.5");
     let r = BufferSpec::parse("r:1000:f32=random:5")
         .unwrap()
         .initial_bits();
@@ -806,9 +817,10 @@ fn run_options_parse_and_explain_mistakes() {
     for (bad, says) in [
         ("x", "element count"),
         ("x:0", "element count"),
-        ("x:4:f64", "element type"),
+        ("x:4:f8", "element type"),
         ("x:2=1,2,3", "3 values for 2 elements"),
         ("x:2:f32=abc", "not a f32 value"),
+        ("x:2:u8=256", "not a u8 value"),
         ("1x:2", "not a buffer name"),
         ("x:2=", "nothing after"),
     ] {
@@ -816,10 +828,15 @@ fn run_options_parse_and_explain_mistakes() {
         assert!(e.contains(says), "{bad}: {e}");
     }
     assert_eq!(Arg::parse("buf").unwrap(), Arg::Buffer("buf".into()));
-    assert_eq!(Arg::parse("-1").unwrap(), Arg::U32(u32::MAX));
+    assert_eq!(Arg::parse("-1").unwrap(), Arg::Int(-1));
     assert_eq!(Arg::parse("u64:0x100000000").unwrap(), Arg::U64(1 << 32));
     assert_eq!(Arg::parse("f32:0.5").unwrap(), Arg::U32(0.5f32.to_bits()));
-    assert!(Arg::parse("f16:1").unwrap_err().contains("argument type"));
+    assert_eq!(
+        Arg::parse("f16:1.5").unwrap(),
+        Arg::Typed(ElemType::F16, 0x3e00)
+    );
+    assert_eq!(Arg::parse("f64:2").unwrap(), Arg::U64(2f64.to_bits()));
+    assert!(Arg::parse("f8:1").unwrap_err().contains("argument type"));
     assert!(Arg::parse("12q")
         .unwrap_err()
         .contains("expected a buffer name"));

@@ -3,16 +3,25 @@
 //! ```text
 //! amdisa disasm --arch rdna3 be801d80 bf810000
 //! amdisa disasm --arch cdna3 --file kernel.bin --json
+//! amdisa disasm kernel.hsaco
+//! amdisa info kernel.hsaco --json
 //! echo 's_wqm_b64 s[0:1], 0' | amdisa asm --arch rdna3
 //! amdisa run --arch rdna3 kernel.s --buffer a:1000:f32=iota --arg a --grid 4 --workgroup 256
 //! ```
 
+#[path = "amdisa/info.rs"]
+mod info;
+#[path = "amdisa/kernel.rs"]
+mod kernel;
 #[path = "amdisa/launch.rs"]
 mod launch;
+#[path = "amdisa/listing.rs"]
+mod listing;
 #[path = "amdisa/report.rs"]
 mod report;
 use clap::{Parser, Subcommand};
-use isa_runtime::{assemble_listing, decode_stream, disassemble, IsaSpec};
+use isa_runtime::codeobj::{is_elf, CodeObject};
+use isa_runtime::{assemble_listing, disassemble, IsaSpec};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,17 +43,34 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Disassemble 32-bit words given in hex (little-endian in memory) or a binary file.
+    /// Disassemble a code object (`amdisa disasm kernel.hsaco`: every executable section,
+    /// symbol by symbol, as llvm-objdump -d lists it), 32-bit words given in hex
+    /// (little-endian in memory) or a raw code file.
     Disasm {
+        /// Generation; a code object's own (from its ELF header) when absent.
         #[arg(long)]
-        arch: String,
-        /// A raw code file instead of words.
+        arch: Option<String>,
+        /// A raw code file instead of words (an ELF file is read as a code object).
         #[arg(long)]
         file: Option<PathBuf>,
+        /// One JSON object per instruction: address, bytes, text, symbol (error when
+        /// undecodable).
         #[arg(long)]
         json: bool,
-        /// Hex words (`be801d80` or `0xbe801d80`).
+        /// Disassemble every instruction anew instead of reusing the text of an encoding
+        /// seen before (for measuring the disassembler itself).
+        #[arg(long)]
+        no_cache: bool,
+        /// A code object file, or hex words (`be801d80` or `0xbe801d80`).
         words: Vec<String>,
+    },
+    /// Describe a code object: target, and per kernel the descriptor (segment sizes,
+    /// COMPUTE_PGM_RSRC1/2/3, enabled SGPR/VGPR inputs, wave size, float mode) and the
+    /// metadata note's arguments.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Assemble a file (or standard input), one instruction per line.
     Asm {
@@ -88,24 +114,33 @@ fn available_specs(fixtures: bool) -> Result<Vec<&'static IsaSpec>, String> {
 #[derive(clap::Args)]
 #[command(after_help = RUN_EXAMPLE)]
 struct RunArgs {
-    /// Generation (`amdisa specs` lists them; add --fixtures for the fixture specs).
+    /// Generation (`amdisa specs` lists them; add --fixtures for the fixture specs); a code
+    /// object's own when absent.
     #[arg(long)]
-    arch: String,
-    /// The kernel: assembly in LLVM syntax, one instruction per line, with `label:` lines
+    arch: Option<String>,
+    /// The kernel: a code object (ELF: `.hsaco`, `.o`; launched from its descriptor and
+    /// metadata), or assembly in LLVM syntax, one instruction per line, with `label:` lines
     /// (branch operands may name a label), `.long 0x...` raw words, `//` or `;` comments.
     /// A `.bin` file (or any file with --binary) is raw machine code.
     file: PathBuf,
+    /// The kernel of a code object to run (may be left out when it has only one).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Print `{"buffers": {NAME: [...]}, "stats": {...}}` instead of text.
+    #[arg(long)]
+    json: bool,
     /// Read FILE as raw machine code whatever its name.
     #[arg(long)]
     binary: bool,
-    /// Allocate a buffer of 32-bit elements: NAME:COUNT[:TYPE][=INIT]. TYPE is u32 (default),
-    /// i32 or f32. INIT is zero (default), iota (0, 1, 2, ...), fill:V, random[:SEED] or a
+    /// Allocate a buffer: NAME:COUNT[:TYPE][=INIT]. TYPE is u32 (default), i32, f32, u8,
+    /// u16, u64, i64, f16 or f64. INIT is zero (default), iota (0, 1, 2, ...), fill:V, random[:SEED] or a
     /// list V,V,... (the first elements, the rest zero). Repeat for more buffers.
     #[arg(long = "buffer", value_name = "NAME:COUNT[:TYPE][=INIT]")]
     buffers: Vec<String>,
-    /// A kernel argument, in the order the kernel reads them from s[0:1], each aligned to its
-    /// size: a buffer NAME (its 64-bit address), an integer (32 bits), or u32:N, i32:N, u64:N,
-    /// f32:X. Repeat for more arguments.
+    /// A kernel argument, in declaration order: a buffer NAME (its 64-bit address), an
+    /// integer, or TYPE:VALUE (u32:N, i32:N, u64:N, i64:N, u8:N, u16:N, f16:X, f32:X, f64:X).
+    /// A code object's go at the offsets and sizes of its metadata; an assembly kernel's
+    /// follow each other from s[0:1], each aligned to its size (integers 32 bits).
     #[arg(long = "arg", value_name = "VALUE", allow_hyphen_values = true)]
     args: Vec<String>,
     /// Workgroups in the grid: X[,Y[,Z]].
@@ -143,13 +178,66 @@ const RUN_EXAMPLE: &str =
 
 fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     use isa_runtime::exec::dispatch::Program;
-    let spec = spec_for(&cli.arch, fixtures)?;
     let name = cli.file.display().to_string();
+    let bytes = std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?;
+    let setup_for = |spec: &IsaSpec| -> Result<launch::Launch, String> {
+        let workgroup = match &cli.workgroup {
+            Some(w) => launch::parse_dims("workgroup size", w)?,
+            None => [if spec.wave64 { 64 } else { 32 }, 1, 1],
+        };
+        Ok(launch::Launch {
+            buffers: cli
+                .buffers
+                .iter()
+                .map(|b| launch::BufferSpec::parse(b))
+                .collect::<Result<_, _>>()?,
+            args: cli
+                .args
+                .iter()
+                .map(|a| launch::Arg::parse(a))
+                .collect::<Result<_, _>>()?,
+            grid: launch::parse_dims("grid", &cli.grid)?,
+            workgroup,
+            watch: Some(launch::WaveId {
+                group: launch::parse_group_id(&cli.group)?,
+                wave: cli.wave,
+            }),
+            max_steps: cli.max_steps,
+        })
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut tracer = report::TraceWriter::new(&mut stdout);
+    let tracer: Option<&mut dyn isa_runtime::exec::dispatch::Tracer> =
+        if cli.trace { Some(&mut tracer) } else { None };
+
+    if is_elf(&bytes) && !cli.binary {
+        let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        let spec = code_object_spec(&code, cli.arch.as_deref(), fixtures)?;
+        let kernel = match (&cli.kernel, code.kernels.as_slice()) {
+            (Some(k), _) => code.kernel(k),
+            (None, [only]) => Ok(only),
+            (None, _) => code
+                .kernel("")
+                .map_err(|e| e.replace("no kernel ``", "--kernel NAME is needed")),
+        }
+        .map_err(|e| format!("{name}: {e}"))?;
+        let setup = setup_for(spec)?;
+        let (outcome, program) =
+            kernel::run(spec, &code, kernel, &setup, tracer).map_err(|e| format!("{name}: {e}"))?;
+        let what = format!("{name}: kernel {}", kernel.name);
+        return report_run(cli, &what, spec, &program, &outcome);
+    }
+    let arch = cli
+        .arch
+        .as_deref()
+        .ok_or_else(|| format!("{name}: --arch is needed (it is not a code object)"))?;
+    let spec = spec_for(arch, fixtures)?;
     let raw = cli.binary || cli.file.extension().is_some_and(|e| e == "bin");
     let code = if raw {
-        std::fs::read(&cli.file).map_err(|e| format!("{name}: {e}"))?
+        bytes
     } else {
-        let text = std::fs::read_to_string(&cli.file).map_err(|e| format!("{name}: {e}"))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{name}: not UTF-8 text (use --binary for machine code)"))?;
         match isa_runtime::assemble(spec, &text) {
             Ok(code) => code,
             Err(errors) => {
@@ -164,43 +252,61 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         return Err(format!("{name}: no instructions"));
     }
     let table = launch::executor_table(spec)?;
-    let workgroup = match &cli.workgroup {
-        Some(w) => launch::parse_dims("workgroup size", w)?,
-        None => [if spec.wave64 { 64 } else { 32 }, 1, 1],
-    };
-    let setup = launch::Launch {
-        buffers: cli
-            .buffers
-            .iter()
-            .map(|b| launch::BufferSpec::parse(b))
-            .collect::<Result<_, _>>()?,
-        args: cli
-            .args
-            .iter()
-            .map(|a| launch::Arg::parse(a))
-            .collect::<Result<_, _>>()?,
-        grid: launch::parse_dims("grid", &cli.grid)?,
-        workgroup,
-        watch: Some(launch::WaveId {
-            group: launch::parse_group_id(&cli.group)?,
-            wave: cli.wave,
-        }),
-        max_steps: cli.max_steps,
-    };
+    let setup = setup_for(spec)?;
     let program = Program::load(spec, &code, 0, &table);
-    let used = launch::registers_used(&program);
-    let result = if cli.trace {
-        let mut stdout = std::io::stdout().lock();
-        let mut tracer = report::TraceWriter::new(&mut stdout);
-        launch::run(&program, &setup, Some(&mut tracer))
-    } else {
-        launch::run(&program, &setup, None)
+    let outcome = launch::run(&program, &setup, tracer).map_err(|e| e.to_string())?;
+    let what = format!("{name}: {} bytes", code.len());
+    report_run(cli, &what, spec, &program, &outcome)
+}
+
+/// A buffer element as JSON: a number (NaN and infinities as strings).
+fn element_json(ty: launch::ElemType, bits: u64) -> serde_json::Value {
+    use launch::ElemType as T;
+    let float = |v: f64| {
+        serde_json::Number::from_f64(v)
+            .map(serde_json::Value::Number)
+            .unwrap_or_else(|| serde_json::Value::String(format!("{v:?}")))
     };
-    let outcome = result.map_err(|e| e.to_string())?;
+    match ty {
+        T::I32 => (bits as u32 as i32).into(),
+        T::I64 => (bits as i64).into(),
+        T::F16 => float(launch::f16_to_f64(bits as u16)),
+        T::F32 => float(f32::from_bits(bits as u32) as f64),
+        T::F64 => float(f64::from_bits(bits)),
+        _ => bits.into(),
+    }
+}
+
+/// Prints what a run left: the watched wave and the buffers (text), or `--json`.
+fn report_run(
+    cli: &RunArgs,
+    what: &str,
+    spec: &IsaSpec,
+    program: &isa_runtime::exec::dispatch::Program,
+    outcome: &launch::Outcome,
+) -> Result<bool, String> {
+    if cli.json {
+        let mut buffers = serde_json::Map::new();
+        for b in &outcome.buffers {
+            let values = outcome.elements(&b.name).unwrap_or_default();
+            let json: Vec<serde_json::Value> =
+                values.iter().map(|&v| element_json(b.ty, v)).collect();
+            buffers.insert(b.name.clone(), json.into());
+        }
+        out(&serde_json::json!({
+            "buffers": buffers,
+            "stats": {
+                "workgroups": outcome.stats.workgroups,
+                "waves": outcome.stats.waves,
+                "instructions": outcome.stats.instructions,
+            },
+        })
+        .to_string());
+        return Ok(true);
+    }
+    let used = launch::registers_used(program);
     out(&format!(
-        "{}: {} bytes on {} ({}): {} workgroups, {} waves, {} instructions; kernel arguments at {:#x}",
-        name,
-        code.len(),
+        "{what} on {} ({}): {} workgroups, {} waves, {} instructions; kernel arguments at {:#x}",
         spec.generation,
         if spec.wave64 { "wave64" } else { "wave32" },
         outcome.stats.workgroups,
@@ -218,7 +324,7 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         )),
     }
     for b in &outcome.buffers {
-        out(report::buffer_text(&outcome, b, cli.print_limit).trim_end());
+        out(report::buffer_text(outcome, b, cli.print_limit).trim_end());
     }
     Ok(true)
 }
@@ -252,16 +358,54 @@ fn out(line: &str) {
     }
 }
 
-fn disasm(
-    arch: &str,
+/// The spec of a code object's generation, or of `--arch` when given.
+fn code_object_spec(
+    code: &CodeObject,
+    arch: Option<&str>,
     fixtures: bool,
+) -> Result<&'static IsaSpec, String> {
+    spec_for(arch.unwrap_or(code.target.generation), fixtures)
+}
+
+fn read_code_object(path: &std::path::Path) -> Result<(String, CodeObject), String> {
+    let name = path.display().to_string();
+    Ok((name, CodeObject::read(path)?))
+}
+
+/// `amdisa disasm`'s options.
+struct DisasmArgs<'a> {
+    arch: Option<&'a str>,
     file: Option<PathBuf>,
     json: bool,
-    words: &[String],
-) -> Result<bool, String> {
-    let spec = spec_for(arch, fixtures)?;
-    let bytes = match file {
-        Some(p) => std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?,
+    no_cache: bool,
+    words: &'a [String],
+}
+
+fn disasm(a: DisasmArgs, fixtures: bool) -> Result<bool, String> {
+    let DisasmArgs {
+        arch,
+        file,
+        json,
+        no_cache,
+        words,
+    } = a;
+    use listing::{Listing, Style};
+    // A single argument naming a file is a code object (or a raw file given without --file).
+    let file = match (file, words) {
+        (Some(f), []) => Some(f),
+        (Some(_), _) => return Err("give either --file or hex words, not both".into()),
+        (None, [one]) if std::path::Path::new(one).is_file() => Some(PathBuf::from(one)),
+        (None, _) => None,
+    };
+    let stdout = std::io::stdout().lock();
+    let broken_pipe = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0)
+        }
+        e.to_string()
+    };
+    let bytes = match &file {
+        Some(p) => std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?,
         None => {
             let mut b = Vec::new();
             for (k, w) in words.iter().enumerate() {
@@ -269,39 +413,51 @@ fn disasm(
                     .trim_start_matches("0x")
                     .trim_start_matches("0X")
                     .replace('_', "");
-                let v = u32::from_str_radix(&t, 16)
-                    .map_err(|_| format!("argument {}: `{w}` is not a 32-bit hex word", k + 1))?;
+                let v = u32::from_str_radix(&t, 16).map_err(|_| {
+                    format!(
+                        "argument {}: `{w}` is not a 32-bit hex word nor a file",
+                        k + 1
+                    )
+                })?;
                 b.extend_from_slice(&v.to_le_bytes());
             }
             b
         }
     };
-    let mut ok = true;
-    for entry in decode_stream(spec, &bytes) {
-        match entry.result {
-            Ok(ins) => {
-                let text = disassemble(&ins);
-                let enc = ins.encode();
-                if json {
-                    out(&serde_json::json!({"offset": entry.offset, "bytes": hex(&enc), "text": text, "instruction": ins.info().name, "encoding": ins.encoding().name}).to_string());
-                } else {
-                    out(&format!("{:08x}: {:<36} {}", entry.offset, hex(&enc), text));
-                }
-            }
-            Err(e) => {
-                ok = false;
-                if json {
-                    out(
-                        &serde_json::json!({"offset": entry.offset, "error": e.to_string()})
-                            .to_string(),
-                    );
-                } else {
-                    out(&format!("{:08x}: error: {e}", entry.offset));
-                }
-            }
+    if let Some(p) = file.as_ref().filter(|_| is_elf(&bytes)) {
+        let name = p.display().to_string();
+        let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        let spec = code_object_spec(&code, arch, fixtures)?;
+        let style = if json { Style::Json } else { Style::Objdump };
+        let mut l = Listing::new(stdout, style);
+        if no_cache {
+            l = l.without_cache();
         }
+        listing::code_object(&mut l, &name, &code, spec).map_err(broken_pipe)?;
+        let ok = l.ok;
+        l.finish().map_err(broken_pipe)?;
+        return Ok(ok);
     }
+    let arch = arch.ok_or("--arch is needed for raw code (a code object names its own target)")?;
+    let spec = spec_for(arch, fixtures)?;
+    let mut l = Listing::new(stdout, if json { Style::Json } else { Style::Raw });
+    if no_cache {
+        l = l.without_cache();
+    }
+    l.code(spec, &bytes, 0, None).map_err(broken_pipe)?;
+    let ok = l.ok;
+    l.finish().map_err(broken_pipe)?;
     Ok(ok)
+}
+
+fn info(file: &std::path::Path, json: bool) -> Result<bool, String> {
+    let (name, code) = read_code_object(file)?;
+    if json {
+        out(&info::json(&name, &code).to_string());
+    } else {
+        out(info::text(&name, &code).trim_end());
+    }
+    Ok(true)
 }
 
 fn asm(arch: &str, fixtures: bool, file: Option<PathBuf>, json: bool) -> Result<bool, String> {
@@ -420,8 +576,19 @@ fn main() -> ExitCode {
             arch,
             file,
             json,
+            no_cache,
             words,
-        } => disasm(&arch, fixtures, file, json, &words),
+        } => disasm(
+            DisasmArgs {
+                arch: arch.as_deref(),
+                file,
+                json,
+                no_cache,
+                words: &words,
+            },
+            fixtures,
+        ),
+        Command::Info { file, json } => info(&file, json),
         Command::Asm { arch, file, json } => asm(&arch, fixtures, file, json),
         Command::Run(args) => run(&args, fixtures),
         Command::Fuzz { arch, words, seed } => fuzz(arch.as_deref(), fixtures, words, seed),

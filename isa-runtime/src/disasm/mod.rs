@@ -100,7 +100,16 @@ pub fn family(encoding: &str) -> (Family, Variant) {
 
 /// Text of one instruction in LLVM's syntax.
 pub fn disassemble(ins: &Instruction) -> String {
+    let mut out = String::with_capacity(48);
+    disassemble_into(ins, &mut out);
+    out
+}
+
+/// [`disassemble`] appended to `out`: a listing reuses one buffer instead of a `String` per
+/// instruction (the printers only ever append).
+pub fn disassemble_into(ins: &Instruction, out: &mut String) {
     let mut p = Printer::new(ins);
+    p.out = std::mem::take(out);
     let (fam, var) = family(ins.encoding().name);
     match fam {
         Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp | Family::Smem => {
@@ -122,7 +131,7 @@ pub fn disassemble(ins: &Instruction) -> String {
         | Family::Vopd => vector::print(&mut p, fam, var),
         Family::Other => p.default_print(),
     }
-    p.out
+    *out = p.out;
 }
 
 /// State shared by the family printers.
@@ -139,7 +148,7 @@ impl<'a> Printer<'a> {
         Printer {
             ins,
             ops: ins.operands(),
-            out: String::with_capacity(48),
+            out: String::new(),
             operands_written: 0,
         }
     }

@@ -3,7 +3,8 @@
 //!
 //! # The subset of the HSA kernel ABI that is modelled
 //!
-//! - **SGPRs** at wave start: `s[0:1]` = the kernel-argument segment address
+//! - **SGPRs** at wave start (unless [`DispatchConfig::hsa_sgprs`] gives a kernel
+//!   descriptor's layout): `s[0:1]` = the kernel-argument segment address
 //!   ([`DispatchConfig::kernarg_address`]); then the workgroup ids, one SGPR each for the
 //!   dimensions enabled by [`DispatchConfig::workgroup_id_sgprs`] (x, then y, then z),
 //!   starting at `s2`. No dispatch pointer, queue pointer, dispatch id or private-segment
@@ -302,6 +303,23 @@ pub struct DispatchConfig {
     pub workitem_ids: WorkitemIds,
     /// Instructions one wave may run before the dispatch gives up.
     pub max_steps_per_wave: u64,
+    /// When set, the SGPRs follow a kernel descriptor instead of the fixed layout above.
+    pub hsa_sgprs: Option<HsaSgprs>,
+    /// Where waves start (a kernel's entry inside a larger code object); the program's
+    /// first byte when None.
+    pub entry: Option<u64>,
+}
+
+/// Wave-start SGPRs as a kernel descriptor asks for them: the user SGPRs (the same for every
+/// wave of the dispatch) from `s0`, then the enabled workgroup ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HsaSgprs {
+    pub user: Vec<u32>,
+    /// Which of x, y, z get a workgroup-id SGPR (in that order, after the user SGPRs).
+    pub workgroup_ids: [bool; 3],
+    /// GFX12's architected SGPRs: the workgroup ids are also in `ttmp9` (x) and `ttmp7`
+    /// (y in bits 15:0, z in bits 31:16), where code compiled for GFX12 reads them.
+    pub architected_ids: bool,
 }
 
 impl DispatchConfig {
@@ -331,6 +349,8 @@ impl DispatchConfig {
             mode: Mode::DEFAULT,
             workitem_ids: WorkitemIds::for_generation(spec.generation),
             max_steps_per_wave: 100_000_000,
+            hsa_sgprs: None,
+            entry: None,
         }
     }
 
@@ -418,13 +438,32 @@ pub fn setup_wave(
     w.reset();
     w.num_sgprs = cfg.num_sgprs;
     w.mode = cfg.mode;
-    w.pc = program.base;
+    w.pc = cfg.entry.unwrap_or(program.base);
     w.workgroup_id = group;
     w.wave_in_group = wave_index;
-    w.sgpr[0] = cfg.kernarg_address as u32;
-    w.sgpr[1] = (cfg.kernarg_address >> 32) as u32;
-    let ids = cfg.workgroup_id_sgprs.min(3) as usize;
-    w.sgpr[2..2 + ids].copy_from_slice(&group[..ids]);
+    match &cfg.hsa_sgprs {
+        Some(h) => {
+            let n = h.user.len().min(w.sgpr.len());
+            w.sgpr[..n].copy_from_slice(&h.user[..n]);
+            let mut next = n;
+            for (d, &on) in h.workgroup_ids.iter().enumerate() {
+                if on && next < w.sgpr.len() {
+                    w.sgpr[next] = group[d];
+                    next += 1;
+                }
+            }
+            if h.architected_ids {
+                w.ttmp[9] = group[0];
+                w.ttmp[7] = (group[1] & 0xffff) | group[2] << 16;
+            }
+        }
+        None => {
+            w.sgpr[0] = cfg.kernarg_address as u32;
+            w.sgpr[1] = (cfg.kernarg_address >> 32) as u32;
+            let ids = cfg.workgroup_id_sgprs.min(3) as usize;
+            w.sgpr[2..2 + ids].copy_from_slice(&group[..ids]);
+        }
+    }
     let lanes = cfg.lanes();
     let [sx, sy, _] = cfg.workgroup_size;
     let total = cfg.workitems_per_group();

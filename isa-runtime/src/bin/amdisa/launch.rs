@@ -52,44 +52,135 @@ pub fn registers_used(program: &Program) -> RegisterUse {
     used
 }
 
-/// How a buffer's 32-bit elements are read and printed.
+/// How a buffer's elements are stored, read and printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ElemType {
+    U8,
+    U16,
     U32,
     I32,
+    U64,
+    I64,
+    F16,
     F32,
+    F64,
 }
 
 impl ElemType {
+    pub const ALL: [ElemType; 9] = [
+        ElemType::U8,
+        ElemType::U16,
+        ElemType::U32,
+        ElemType::I32,
+        ElemType::U64,
+        ElemType::I64,
+        ElemType::F16,
+        ElemType::F32,
+        ElemType::F64,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
+            ElemType::U8 => "u8",
+            ElemType::U16 => "u16",
             ElemType::U32 => "u32",
             ElemType::I32 => "i32",
+            ElemType::U64 => "u64",
+            ElemType::I64 => "i64",
+            ElemType::F16 => "f16",
             ElemType::F32 => "f32",
+            ElemType::F64 => "f64",
         }
     }
 
-    /// One element's bits as text.
-    pub fn format(self, bits: u32) -> String {
+    /// Bytes per element.
+    pub fn size(self) -> usize {
         match self {
-            ElemType::U32 => bits.to_string(),
-            ElemType::I32 => (bits as i32).to_string(),
-            ElemType::F32 => format!("{:?}", f32::from_bits(bits)),
+            ElemType::U8 => 1,
+            ElemType::U16 | ElemType::F16 => 2,
+            ElemType::U32 | ElemType::I32 | ElemType::F32 => 4,
+            ElemType::U64 | ElemType::I64 | ElemType::F64 => 8,
         }
     }
 
-    /// The element `value` as bits (`1.5` for f32, `-3` for i32, `0x10` or `7` for u32).
-    pub fn parse(self, text: &str) -> Result<u32, String> {
+    fn is_float(self) -> bool {
+        matches!(self, ElemType::F16 | ElemType::F32 | ElemType::F64)
+    }
+
+    /// One element's bits as text (f16 as its decimal value).
+    pub fn format(self, bits: u64) -> String {
+        match self {
+            ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64 => bits.to_string(),
+            ElemType::I32 => (bits as u32 as i32).to_string(),
+            ElemType::I64 => (bits as i64).to_string(),
+            ElemType::F16 => format!("{:?}", f16_to_f64(bits as u16) as f32),
+            ElemType::F32 => format!("{:?}", f32::from_bits(bits as u32)),
+            ElemType::F64 => format!("{:?}", f64::from_bits(bits)),
+        }
+    }
+
+    /// The element `value` as bits (`1.5` for floats, `-3` for signed, `0x10` or `7`).
+    pub fn parse(self, text: &str) -> Result<u64, String> {
         let t = text.trim();
         let bad = || format!("`{t}` is not a {} value", self.name());
+        let int_in = |lo: i128, hi: i128| {
+            parse_int(t)
+                .map(|v| v as i128)
+                .filter(|v| (lo..=hi).contains(v))
+                .map(|v| v as u64 & self.mask())
+                .ok_or_else(bad)
+        };
         match self {
-            ElemType::F32 => t.parse::<f32>().map(f32::to_bits).map_err(|_| bad()),
-            ElemType::I32 | ElemType::U32 => parse_int(t)
-                .filter(|&v| v >= i32::MIN as i64 && v <= u32::MAX as i64)
-                .map(|v| v as u32)
-                .ok_or_else(bad),
+            ElemType::F16 => t
+                .parse::<f64>()
+                .map(|v| f64_to_f16(v) as u64)
+                .map_err(|_| bad()),
+            ElemType::F32 => t
+                .parse::<f32>()
+                .map(|v| v.to_bits() as u64)
+                .map_err(|_| bad()),
+            ElemType::F64 => t.parse::<f64>().map(f64::to_bits).map_err(|_| bad()),
+            // Negative values are accepted for unsigned types too (two's complement), as
+            // they always were for u32.
+            ElemType::U8 => int_in(i8::MIN as i128, u8::MAX as i128),
+            ElemType::U16 => int_in(i16::MIN as i128, u16::MAX as i128),
+            ElemType::I32 | ElemType::U32 => int_in(i32::MIN as i128, u32::MAX as i128),
+            ElemType::I64 | ElemType::U64 => {
+                parse_u64_or_i64(t).map(|v| v & self.mask()).ok_or_else(bad)
+            }
         }
     }
+
+    fn mask(self) -> u64 {
+        match self.size() {
+            8 => u64::MAX,
+            n => (1u64 << (8 * n)) - 1,
+        }
+    }
+}
+
+/// A 64-bit integer: any i64, or a u64 above i64::MAX.
+fn parse_u64_or_i64(t: &str) -> Option<u64> {
+    if let Some(v) = parse_int(t) {
+        return Some(v as u64);
+    }
+    let d = t.replace('_', "");
+    match d.strip_prefix("0x").or_else(|| d.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => d.parse::<u64>().ok(),
+    }
+}
+
+/// f16 bits → value (exact).
+pub fn f16_to_f64(bits: u16) -> f64 {
+    use isa_runtime::exec::float::{to_f64, SoftFloat, F16};
+    to_f64(F16::from_bits(bits as u64))
+}
+
+/// Value → f16 bits, rounded to nearest even.
+pub fn f64_to_f16(v: f64) -> u16 {
+    use isa_runtime::exec::float::{SoftFloat, F16};
+    F16::from_f64_rne(v).to_bits() as u16
 }
 
 /// A decimal or `0x` hex integer, optionally negative.
@@ -116,19 +207,19 @@ pub enum Init {
     /// 0, 1, 2, ... in the element type.
     Iota,
     /// Every element the same bits.
-    Fill(u32),
+    Fill(u64),
     /// Deterministic pseudo-random elements from a seed: any bits for integers, values in
     /// [-1, 1) for floats.
     Random(u64),
     /// These bits first, zeros after.
-    Values(Vec<u32>),
+    Values(Vec<u64>),
 }
 
 /// A buffer the host allocates before the launch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferSpec {
     pub name: String,
-    /// Elements (4 bytes each).
+    /// Elements (of `ty.size()` bytes each).
     pub count: usize,
     pub ty: ElemType,
     pub init: Init,
@@ -136,30 +227,55 @@ pub struct BufferSpec {
 
 impl BufferSpec {
     /// The initial elements as bits.
-    pub fn initial_bits(&self) -> Vec<u32> {
+    pub fn initial_elements(&self) -> Vec<u64> {
         let mut state = match self.init {
             Init::Random(seed) => seed,
             _ => 0,
         };
+        let ty = self.ty;
         (0..self.count)
             .map(|i| match &self.init {
                 Init::Zero => 0,
                 Init::Fill(v) => *v,
                 Init::Values(v) => v.get(i).copied().unwrap_or(0),
-                Init::Iota => match self.ty {
-                    ElemType::F32 => (i as f32).to_bits(),
-                    _ => i as u32,
+                Init::Iota => match ty {
+                    ElemType::F16 => f64_to_f16(i as f64) as u64,
+                    ElemType::F32 => (i as f32).to_bits() as u64,
+                    ElemType::F64 => (i as f64).to_bits(),
+                    _ => i as u64 & ty.mask(),
                 },
                 Init::Random(_) => {
                     let r = splitmix(&mut state);
-                    match self.ty {
-                        // 24 random bits scaled into [-1, 1): exact in f32.
-                        ElemType::F32 => ((r >> 40) as f32 / (1 << 23) as f32 - 1.0).to_bits(),
-                        _ => r as u32,
+                    // Floats: random bits scaled into [-1, 1), exact in the type (11 bits for
+                    // f16, 24 for f32, 53 for f64). Integers: any bits.
+                    let unit =
+                        |bits: u32| (r >> (64 - bits)) as f64 / (1u64 << (bits - 1)) as f64 - 1.0;
+                    match ty {
+                        ElemType::F16 => f64_to_f16(unit(11)) as u64,
+                        ElemType::F32 => (unit(24) as f32).to_bits() as u64,
+                        ElemType::F64 => unit(53).to_bits(),
+                        _ if ty.is_float() => unreachable!(),
+                        _ => r & ty.mask(),
                     }
                 }
             })
             .collect()
+    }
+
+    /// The initial elements of a 32-bit buffer as bits (other sizes: the low 32 bits).
+    #[allow(dead_code)] // for the tests that include this module
+    pub fn initial_bits(&self) -> Vec<u32> {
+        self.initial_elements().iter().map(|&v| v as u32).collect()
+    }
+
+    /// The initial contents as bytes (little-endian elements).
+    pub fn initial_bytes(&self) -> Vec<u8> {
+        let size = self.ty.size();
+        let mut out = Vec::with_capacity(self.count * size);
+        for v in self.initial_elements() {
+            out.extend_from_slice(&v.to_le_bytes()[..size]);
+        }
+        out
     }
 }
 
@@ -179,6 +295,11 @@ pub enum Arg {
     Buffer(String),
     U32(u32),
     U64(u64),
+    /// An integer without a type: as many bytes as the argument has (32 bits for an
+    /// assembly kernel).
+    Int(i64),
+    /// A typed value of another size (`u8:`, `u16:`, `f16:`).
+    Typed(ElemType, u64),
 }
 
 /// Which wave's final registers to keep.
@@ -222,10 +343,31 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The final elements of a buffer, as bits.
+    /// The final dwords of a 32-bit buffer.
+    #[allow(dead_code)] // for the tests that include this module
     pub fn buffer(&self, name: &str) -> Option<Vec<u32>> {
         let b = self.buffers.iter().find(|b| b.name == name)?;
-        self.mem.dwords(b.addr, b.count).ok()
+        self.mem
+            .dwords(b.addr, (b.count * b.ty.size()).div_ceil(4))
+            .ok()
+    }
+
+    /// The final elements of a buffer of any type, as bits.
+    pub fn elements(&self, name: &str) -> Option<Vec<u64>> {
+        let b = self.buffers.iter().find(|b| b.name == name)?;
+        let bytes = self.mem.allocation(b.addr)?;
+        let size = b.ty.size();
+        Some(
+            bytes
+                .chunks(size)
+                .take(b.count)
+                .map(|c| {
+                    let mut w = [0u8; 8];
+                    w[..size].copy_from_slice(c);
+                    u64::from_le_bytes(w)
+                })
+                .collect(),
+        )
     }
 }
 
@@ -256,6 +398,15 @@ fn kernarg_bytes(launch: &Launch, placed: &[PlacedBuffer]) -> Result<Vec<u8>, La
         let (value, size) = match arg {
             Arg::U32(v) => (*v as u64, 4),
             Arg::U64(v) => (*v, 8),
+            Arg::Typed(t, v) => (*v, t.size()),
+            Arg::Int(v) => {
+                if *v < i32::MIN as i64 || *v > u32::MAX as i64 {
+                    return Err(LaunchError::Setup(format!(
+                        "argument {v} does not fit in 32 bits (use u64:{v})"
+                    )));
+                }
+                (*v as u32 as u64, 4)
+            }
             Arg::Buffer(name) => {
                 let b = placed.iter().find(|b| &b.name == name).ok_or_else(|| {
                     LaunchError::Setup(format!("argument names no buffer `{name}`"))
@@ -292,7 +443,7 @@ pub fn prepare(launch: &Launch) -> Result<Prepared, LaunchError> {
                 b.name
             )));
         }
-        let addr = mem.alloc_dwords(&b.initial_bits());
+        let addr = mem.alloc_bytes(&b.initial_bytes(), 256);
         placed.push(PlacedBuffer {
             name: b.name.clone(),
             addr,
@@ -315,14 +466,27 @@ pub fn execute(
     program: &Program,
     launch: &Launch,
     prepared: &mut Prepared,
-    mut tracer: Option<&mut dyn Tracer>,
+    tracer: Option<&mut dyn Tracer>,
 ) -> Result<(DispatchStats, Option<Wave>), LaunchError> {
-    let mut cfg = DispatchConfig::new(
+    let cfg = DispatchConfig::new(
         program.spec,
         launch.grid,
         launch.workgroup,
         prepared.kernarg,
     );
+    execute_with(program, cfg, launch, prepared, tracer)
+}
+
+/// [`execute`] with a given dispatch configuration (a kernel descriptor's SGPR layout, LDS
+/// size and float mode); the grid, step limit and register counts come from `launch` and
+/// the program.
+pub fn execute_with(
+    program: &Program,
+    mut cfg: DispatchConfig,
+    launch: &Launch,
+    prepared: &mut Prepared,
+    mut tracer: Option<&mut dyn Tracer>,
+) -> Result<(DispatchStats, Option<Wave>), LaunchError> {
     cfg.max_steps_per_wave = launch.max_steps;
     // Allocation granule of 8 registers; at least the work-item id registers v0-v2.
     let used = registers_used(program);
@@ -384,12 +548,7 @@ pub fn run(
 
 impl ElemType {
     pub fn from_name(name: &str) -> Option<ElemType> {
-        match name {
-            "u32" => Some(ElemType::U32),
-            "i32" => Some(ElemType::I32),
-            "f32" => Some(ElemType::F32),
-            _ => None,
-        }
+        ElemType::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -400,7 +559,8 @@ fn is_name(s: &str) -> bool {
 }
 
 impl BufferSpec {
-    /// `NAME:COUNT[:TYPE][=INIT]`: TYPE is `u32` (default), `i32` or `f32`; INIT is `zero`
+    /// `NAME:COUNT[:TYPE][=INIT]`: TYPE is `u32` (default), `i32`, `f32`, `u8`, `u16`, `u64`,
+    /// `i64`, `f16` or `f64`; INIT is `zero`
     /// (default), `iota` (0, 1, 2, ...), `fill:V`, `random[:SEED]`, or a list `V,V,...` (the
     /// first elements; the rest are zero).
     pub fn parse(text: &str) -> Result<BufferSpec, String> {
@@ -431,7 +591,7 @@ impl BufferSpec {
             None => ElemType::U32,
             Some(t) => ElemType::from_name(t.trim()).ok_or_else(|| {
                 ctx(format!(
-                    "`{}` is not an element type (u32, i32, f32)",
+                    "`{}` is not an element type (u8, u16, u32, i32, u64, i64, f16, f32, f64)",
                     t.trim()
                 ))
             })?,
@@ -459,7 +619,7 @@ impl BufferSpec {
                 let values = list
                     .split(',')
                     .map(|v| ty.parse(v))
-                    .collect::<Result<Vec<u32>, String>>()
+                    .collect::<Result<Vec<u64>, String>>()
                     .map_err(ctx)?;
                 if values.len() > count {
                     return Err(ctx(format!("{} values for {count} elements", values.len())));
@@ -477,33 +637,59 @@ impl BufferSpec {
 }
 
 impl Arg {
-    /// A buffer name (its 64-bit address), an integer (32 bits: `1000`, `-1`, `0x10`), or
-    /// a typed value `u32:N`, `i32:N`, `u64:N`, `f32:X`.
+    /// A buffer name (its 64-bit address), an integer (`1000`, `-1`, `0x10`: 32 bits for an
+    /// assembly kernel, the argument's size for a code object's), or a typed value `u32:N`,
+    /// `i32:N`, `f32:X` (32 bits), `u64:N`, `i64:N`, `f64:X` (64 bits), `u8:N`, `u16:N`,
+    /// `f16:X`.
     pub fn parse(text: &str) -> Result<Arg, String> {
         let t = text.trim();
         let ctx = |m: String| format!("argument `{t}`: {m}");
         if let Some((ty, v)) = t.split_once(':') {
-            return match ty {
-                "u64" => parse_int(v)
-                    .map(|x| Arg::U64(x as u64))
-                    .ok_or_else(|| ctx(format!("`{v}` is not an integer"))),
-                _ => match ElemType::from_name(ty) {
-                    Some(e) => e.parse(v).map(Arg::U32).map_err(ctx),
-                    None => Err(ctx(format!(
-                        "`{ty}` is not an argument type (u32, i32, u64, f32)"
-                    ))),
-                },
-            };
+            let e = ElemType::from_name(ty).ok_or_else(|| {
+                ctx(format!(
+                    "`{ty}` is not an argument type (u8, u16, u32, i32, u64, i64, f16, f32, f64)"
+                ))
+            })?;
+            let bits = e.parse(v).map_err(ctx)?;
+            return Ok(match e.size() {
+                4 => Arg::U32(bits as u32),
+                8 => Arg::U64(bits),
+                _ => Arg::Typed(e, bits),
+            });
         }
         if is_name(t) {
             return Ok(Arg::Buffer(t.to_string()));
         }
-        ElemType::U32.parse(t).map(Arg::U32).map_err(|_| {
-            ctx(
-                "expected a buffer name, a 32-bit integer, or u32:/i32:/u64:/f32: and a value"
-                    .into(),
-            )
-        })
+        parse_u64_or_i64(t)
+            .map(|v| Arg::Int(v as i64))
+            .ok_or_else(|| {
+                ctx(
+                    "expected a buffer name, an integer, or TYPE:VALUE (u32:7, f32:1.5, ...)"
+                        .into(),
+                )
+            })
+    }
+
+    /// The argument's bytes for a slot of `size` bytes, or why it does not fit.
+    pub fn bytes_for(&self, size: usize) -> Result<Vec<u8>, String> {
+        let (bits, have) = match self {
+            Arg::Buffer(_) => return Err("a buffer address goes in a pointer argument".into()),
+            Arg::U32(v) => (*v as u64, 4),
+            Arg::U64(v) => (*v, 8),
+            Arg::Typed(t, v) => (*v, t.size()),
+            Arg::Int(v) => {
+                let fits =
+                    size >= 8 || (*v >= -(1i64 << (8 * size - 1)) && *v < (1i64 << (8 * size)));
+                if !fits {
+                    return Err(format!("{v} does not fit in {size} bytes"));
+                }
+                (*v as u64, size)
+            }
+        };
+        if have != size {
+            return Err(format!("a {have}-byte value for a {size}-byte argument"));
+        }
+        Ok(bits.to_le_bytes()[..size].to_vec())
     }
 }
 

@@ -72,7 +72,7 @@ pub fn buffer_text(outcome: &Outcome, b: &PlacedBuffer, limit: usize) -> String 
         b.count,
         b.addr
     );
-    let Some(values) = outcome.buffer(&b.name) else {
+    let Some(values) = outcome.elements(&b.name) else {
         let _ = writeln!(out, "  (unreadable)");
         return out;
     };
