@@ -15,6 +15,7 @@ pub mod asm;
 pub mod canonical;
 pub mod decode;
 pub mod disasm;
+pub mod dual;
 pub mod exec;
 pub mod exec_gen;
 pub mod operand;

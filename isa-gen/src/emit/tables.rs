@@ -90,32 +90,32 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
                 .collect(),
             _ => Vec::new(),
         };
-        let operands = ie.operands.iter().map(|o| {
-            let field = match o.field {
-                Some(i) => {
-                    let i = i as u8;
-                    quote! { Some(#i) }
-                }
-                None => quote! { None },
-            };
-            let ty = match o.operand_type {
-                Some(i) => {
-                    let i = i as u16;
-                    quote! { Some(#i) }
-                }
-                None => quote! { None },
-            };
-            let df = o.data_format_name.clone().unwrap_or_default();
-            let size = o.size as u16;
-            let (input, output, implicit, req) = (o.input, o.output, o.is_implicit, o.is_binary_microcode_required);
-            quote! {
-                OperandInfo { field: #field, operand_type: #ty, data_format: #df, size: #size, input: #input, output: #output, implicit: #implicit, binary_required: #req }
-            }
-        });
+        let operands = ie.operands.iter().map(operand_info);
         quote! {
             FormInfo { instruction: #instruction, encoding: #encoding, opcode: #opcode, condition: #condition, operands: &[#(#operands),*], hints: &[#(#hints),*] }
         }
     });
+
+    // The halves of dual-issue words (VOPD): complete instruction encodings in a half.
+    let dual: Vec<TokenStream> = spec
+        .instructions
+        .iter()
+        .enumerate()
+        .flat_map(|(ii, ins)| ins.encodings.iter().map(move |ie| (ii, ie)))
+        .filter(|(_, ie)| ie.half.is_some() && ie.incomplete.is_empty())
+        .filter_map(|(ii, ie)| {
+            let instruction = ii as u16;
+            let encoding = ie.encoding? as u16;
+            let opcode_field = ie.opcode_field? as u8;
+            let opcode = ie.opcode?;
+            let half = ie.half.clone()?;
+            let operands = ie.operands.iter().map(operand_info);
+            Some(quote! {
+                DualHalfInfo { instruction: #instruction, encoding: #encoding, half: #half, opcode_field: #opcode_field, opcode: #opcode, operands: &[#(#operands),*] }
+            })
+        })
+        .collect();
+    let n_dual = dual.len();
 
     let mut forms_of: Vec<Vec<u16>> = vec![Vec::new(); spec.instructions.len()];
     for (k, f) in forms.iter().enumerate() {
@@ -162,6 +162,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
             instructions: &INSTRUCTIONS,
             forms: &FORMS,
             operand_types: &OPERAND_TYPES,
+            dual_halves: &DUAL_HALVES,
             decode_form,
             decode,
             skipped: &SKIPPED,
@@ -175,12 +176,43 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> TokenS
 
         pub static FORMS: [FormInfo; #n_forms] = [#(#form_entries),*];
 
+        /// The halves of dual-issue (VOPD) words, paired at decoding by their opcode fields.
+        pub static DUAL_HALVES: [DualHalfInfo; #n_dual] = [#(#dual),*];
+
         pub static INSTRUCTIONS: [InstructionInfo; #n_ins] = [#(#instructions),*];
 
         pub static OPERAND_TYPES: [OperandTypeInfo; #n_ot] = [#(#operand_types),*];
 
         /// Instruction encodings the generator left out, with the reason.
         pub static SKIPPED: [(&str, &str); #n_skipped] = [#(#skipped),*];
+    }
+}
+
+fn operand_info(o: &crate::model::Operand) -> TokenStream {
+    let field = match o.field {
+        Some(i) => {
+            let i = i as u8;
+            quote! { Some(#i) }
+        }
+        None => quote! { None },
+    };
+    let ty = match o.operand_type {
+        Some(i) => {
+            let i = i as u16;
+            quote! { Some(#i) }
+        }
+        None => quote! { None },
+    };
+    let df = o.data_format_name.clone().unwrap_or_default();
+    let size = o.size as u16;
+    let (input, output, implicit, req) = (
+        o.input,
+        o.output,
+        o.is_implicit,
+        o.is_binary_microcode_required,
+    );
+    quote! {
+        OperandInfo { field: #field, operand_type: #ty, data_format: #df, size: #size, input: #input, output: #output, implicit: #implicit, binary_required: #req }
     }
 }
 
