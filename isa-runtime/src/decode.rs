@@ -213,7 +213,16 @@ pub fn decode_stream(spec: &'static IsaSpec, bytes: &[u8]) -> Vec<ListingEntry> 
                 if truncated && bytes.len() - offset < 4 {
                     break;
                 }
-                offset += 4;
+                // A dual-issue word is reported here (an `Instruction` holds one opcode; see
+                // `crate::dual`) but skipped whole, so the next instruction is found.
+                offset += match e.kind {
+                    DecodeErrorKind::Unsupported { encoding }
+                        if crate::dual::is_dual_encoding(spec, encoding) =>
+                    {
+                        crate::dual::decode(spec, &bytes[offset..]).map_or(4, |d| d.1)
+                    }
+                    _ => 4,
+                };
             }
         }
     }

@@ -53,7 +53,7 @@ pub fn is_dual_encoding(spec: &IsaSpec, encoding: u16) -> bool {
             .any(|f| f.name == "OPX")
 }
 
-pub(crate) fn field_of<'a>(enc: &'a EncodingInfo, name: &str) -> Option<&'a FieldInfo> {
+pub fn field_of<'a>(enc: &'a EncodingInfo, name: &str) -> Option<&'a FieldInfo> {
     enc.fields.iter().find(|f| f.name == name)
 }
 
@@ -151,15 +151,29 @@ pub fn decode(
         }
         halves[h] = k;
     }
-    Ok((
-        DualInstruction {
-            spec,
-            halves,
-            bits,
-            len,
-        },
+    let word = DualInstruction {
+        spec,
+        halves,
+        bits,
         len,
-    ))
+    };
+    // A source code with no name (neither in AMD's type nor in LLVM's register list) makes
+    // LLVM reject the word.
+    for (h, &k) in halves.iter().enumerate() {
+        let unnamed = word.operands(h).iter().any(|o| match o.value {
+            Operand::Unknown(v) => {
+                crate::disasm::scalar_code_text(spec.generation, v, o.info.size).is_none()
+            }
+            _ => false,
+        });
+        if unnamed {
+            return Err(err(DecodeErrorKind::NoMatchingForm {
+                encoding: base,
+                opcode: spec.dual_halves[k as usize].opcode,
+            }));
+        }
+    }
+    Ok((word, len))
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
@@ -182,7 +196,9 @@ fn unused_fields_are_zero(spec: &IsaSpec, half: &DualHalfInfo, h: usize, bits: u
             // The other half's field: padded destinations are written by both.
             || f.ranges.iter().any(|r| r.pad_bits > 0)
             || f.extract(bits) == 0
-            || (reads_literal && f.extract(bits) == LITERAL_CODE)
+            || (reads_literal
+                && f.name.replacen(HALVES[h], "", 1) == "SRC0"
+                && f.extract(bits) == LITERAL_CODE)
     })
 }
 

@@ -23,6 +23,17 @@ use crate::dual::{dual_encodings, field_of, find_half, store_field, DualInstruct
 use crate::operand::{classify_in, Operand, RegFile};
 use crate::tables::{DualHalfInfo, IsaSpec};
 
+/// Source registers LLVM's GFX11/GFX12 assembler refuses ("register not available on this
+/// GPU") although its disassembler prints their codes: a word holding one does not
+/// assemble back.
+const NOT_ASSEMBLED: [&str; 5] = [
+    "src_vccz",
+    "src_execz",
+    "src_pops_exiting_wave_id",
+    "src_flat_scratch_base_lo",
+    "src_flat_scratch_base_hi",
+];
+
 /// Whether a line is a dual-issue pair (holds `::`).
 pub fn is_dual_line(text: &str) -> bool {
     text.contains("::")
@@ -110,6 +121,15 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
                 )
             })?;
         let ops = split_commas(rest, col + mnemonic.len() + 1);
+        if let Some((tok, at)) = ops
+            .iter()
+            .find(|(t, _)| NOT_ASSEMBLED.contains(&t.to_ascii_lowercase().as_str()))
+        {
+            return Err(error(
+                *at,
+                format!("{tok} register not available on this GPU"),
+            ));
+        }
         // The half in the encoding without a literal, then in the literal one.
         let candidates = [Some(base), literal_enc]
             .into_iter()
@@ -143,12 +163,11 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
     check_constant_bus(spec, &chosen, &reads)?;
     let bits = place(spec, base, &chosen, &opcodes, &reads)?;
     check_banks(spec, &chosen, &reads)?;
-    let len = if bits >> 64 != 0 || reads.iter().flatten().any(|r| r.literal.is_some()) {
+    let len = if reads.iter().flatten().any(|r| r.literal.is_some()) {
         12
     } else {
         8
     };
-    let _ = literal_enc;
     let ins = DualInstruction {
         spec,
         halves: chosen,

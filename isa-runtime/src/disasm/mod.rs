@@ -479,6 +479,7 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         251 => "src_vccz".into(),
         252 => "src_execz".into(),
         253 => "src_scc".into(),
+        254 if gfx11_up => "src_lds_direct".into(),
         _ => return None,
     };
     Some(text)
