@@ -13,8 +13,8 @@ pub enum DecodeErrorKind {
     /// The encoding matched but no instruction of this spec has this opcode under the
     /// encoding's conditions.
     NoMatchingForm { encoding: u16, opcode: u32 },
-    /// The word belongs to an encoding the generator does not decode yet (dual-issue VOPD,
-    /// whose two opcodes pair two instructions in one word); see `IsaSpec::skipped`.
+    /// The word belongs to an encoding without an OP field: a dual-issue (VOPD) word, whose
+    /// two opcodes pair two instructions, is decoded by [`crate::dual::decode_any`].
     Unsupported { encoding: u16 },
 }
 
@@ -48,7 +48,7 @@ impl fmt::Display for DecodeError {
             ),
             DecodeErrorKind::Unsupported { encoding } => write!(
                 f,
-                "a word of encoding {}, which is not decoded yet: it has no OP field (dual-issue VOPD pairs two opcodes in one word)",
+                "a word of encoding {}, which has no OP field: a dual-issue (VOPD) word pairs two opcodes and is decoded by `isa_runtime::dual` (`decode_any`), not as one instruction",
                 self.spec.encodings[encoding as usize].name
             ),
         }
