@@ -13,7 +13,7 @@
 //!   the word otherwise: `v_dual_mov_b32` with a nonzero `VSRCX1`).
 
 use crate::decode::{DecodeError, DecodeErrorKind};
-use crate::operand::{classify_in, DecodedOperand, Operand};
+use crate::operand::{decoded_operand, DecodedOperand, Operand};
 use crate::tables::{DualHalfInfo, EncodingInfo, FieldInfo, InstructionInfo, IsaSpec};
 
 /// The two halves in the order they are written and encoded.
@@ -235,26 +235,11 @@ impl DualInstruction {
         half.operands
             .iter()
             .map(|info| {
-                let ty = info
-                    .operand_type
-                    .map(|t| &self.spec.operand_types[t as usize]);
-                match (info.field, ty) {
-                    (Some(f), ty) => {
-                        let field = &enc.fields[f as usize];
-                        let raw = field_value(enc, field, self.bits);
-                        let value = match ty {
-                            _ if field.name == "LITERAL" => Operand::Literal(raw),
-                            Some(ty) => classify_in(Some(self.spec), ty, raw, info.size, literal),
-                            None => Operand::Imm(raw),
-                        };
-                        DecodedOperand { info, value, raw }
-                    }
-                    (None, ty) => DecodedOperand {
-                        info,
-                        value: Operand::Implicit(ty.map_or("?", |t| t.name)),
-                        raw: 0,
-                    },
-                }
+                let field = info.field.map(|f| {
+                    let f = &enc.fields[f as usize];
+                    (f.name, field_value(enc, f, self.bits))
+                });
+                decoded_operand(self.spec, info, field, literal)
             })
             .collect()
     }

@@ -479,7 +479,8 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         251 => "src_vccz".into(),
         252 => "src_execz".into(),
         253 => "src_scc".into(),
-        254 if gfx11_up => "src_lds_direct".into(),
+        // GFX11 and GFX12 name it; GFX1250 (cdna5) uses 254 for 64-bit literals.
+        254 if gfx11_up && generation != "cdna5" => "src_lds_direct".into(),
         _ => return None,
     };
     Some(text)
