@@ -43,11 +43,7 @@ fn the_complete_files_win_over_the_excerpts_when_both_are_present() {
         return;
     };
     let dir = specdir::xml_dir();
-    if !dir
-        .layers
-        .iter()
-        .any(|l| l.canonicalize().ok() == full.canonicalize().ok())
-    {
+    if !dir.layers.iter().any(|l| l.canonicalize().ok() == full.canonicalize().ok()) {
         eprintln!(
             "skipped: the spec directory ({}) does not include {}",
             dir.display(),
