@@ -193,9 +193,25 @@ fn multi_range_fields_and_padding_read_as_documented() {
                 .filter(|f| f.ranges.iter().any(|r| r.padding.is_some()))
             {
                 padded += 1;
-                // A padded field's value has implied zero low bits.
-                assert_eq!(f.extract(f.mask()) & 1, 0);
-                assert_eq!(f.width(), f.stored_width() + 1);
+                // A padded range stands for its stored bits above implied low bits (one for
+                // SMEM's SBASE and VOPD's VDSTY, two for MUBUF's SRSRC): the value read from
+                // all-ones microcode has the padding's bits low and ones above.
+                let pad: u32 = f
+                    .ranges
+                    .iter()
+                    .map(|r| r.padding.as_ref().map_or(0, |p| p.bit_count))
+                    .sum();
+                assert!((1..=2).contains(&pad), "{} {}: {pad}", e.name, f.name);
+                assert_eq!(f.width(), f.stored_width() + pad, "{} {}", e.name, f.name);
+                if let [r] = f.ranges.as_slice() {
+                    let p = r.padding.as_ref().unwrap();
+                    let low = (1u128 << p.bit_count) - 1;
+                    assert_eq!(f.extract(f.mask()) & low, p.value.value & low);
+                    assert_eq!(
+                        f.extract(f.mask()) >> p.bit_count,
+                        (1u128 << r.bit_count) - 1
+                    );
+                }
             }
         }
     }

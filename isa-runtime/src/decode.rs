@@ -13,8 +13,8 @@ pub enum DecodeErrorKind {
     /// The encoding matched but no instruction of this spec has this opcode under the
     /// encoding's conditions.
     NoMatchingForm { encoding: u16, opcode: u32 },
-    /// The word belongs to an encoding the generator does not decode yet (dual-issue VOPD,
-    /// whose two opcodes pair two instructions in one word); see `IsaSpec::skipped`.
+    /// The word belongs to an encoding without an OP field: a dual-issue (VOPD) word, whose
+    /// two opcodes pair two instructions, is decoded by [`crate::dual::decode_any`].
     Unsupported { encoding: u16 },
 }
 
@@ -48,7 +48,7 @@ impl fmt::Display for DecodeError {
             ),
             DecodeErrorKind::Unsupported { encoding } => write!(
                 f,
-                "a word of encoding {}, which is not decoded yet: it has no OP field (dual-issue VOPD pairs two opcodes in one word)",
+                "a word of encoding {}, which has no OP field: a dual-issue (VOPD) word pairs two opcodes and is decoded by `isa_runtime::dual` (`decode_any`), not as one instruction",
                 self.spec.encodings[encoding as usize].name
             ),
         }
@@ -213,7 +213,16 @@ pub fn decode_stream(spec: &'static IsaSpec, bytes: &[u8]) -> Vec<ListingEntry> 
                 if truncated && bytes.len() - offset < 4 {
                     break;
                 }
-                offset += 4;
+                // A dual-issue word is reported here (an `Instruction` holds one opcode; see
+                // `crate::dual`) but skipped whole, so the next instruction is found.
+                offset += match e.kind {
+                    DecodeErrorKind::Unsupported { encoding }
+                        if crate::dual::is_dual_encoding(spec, encoding) =>
+                    {
+                        crate::dual::decode(spec, &bytes[offset..]).map_or(4, |d| d.1)
+                    }
+                    _ => 4,
+                };
             }
         }
     }

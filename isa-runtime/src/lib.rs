@@ -16,6 +16,7 @@ pub mod canonical;
 pub mod codeobj;
 pub mod decode;
 pub mod disasm;
+pub mod dual;
 pub mod exec;
 pub mod exec_gen;
 pub mod operand;

@@ -135,42 +135,52 @@ impl Instruction {
 
     /// The form's operands, in the spec's order, with their values.
     pub fn operands(&self) -> Vec<DecodedOperand> {
-        let form = self.form_info();
         let enc = self.encoding();
         let literal = self.literal();
-        form.operands
+        self.form_info()
+            .operands
             .iter()
             .map(|info| {
-                let ty = info
-                    .operand_type
-                    .map(|t| &self.spec.operand_types[t as usize]);
-                match (info.field, ty) {
-                    (Some(f), Some(ty)) => {
-                        let field = &enc.fields[f as usize];
-                        let raw = field.extract(self.bits);
-                        // The LITERAL field holds the literal itself, not a source code.
-                        let value = if field.name.starts_with("LITERAL") {
-                            Operand::Literal(raw)
-                        } else {
-                            classify_in(Some(self.spec), ty, raw, info.size, literal)
-                        };
-                        DecodedOperand { info, value, raw }
-                    }
-                    (Some(f), None) => {
-                        let raw = enc.fields[f as usize].extract(self.bits);
-                        DecodedOperand {
-                            info,
-                            value: Operand::Imm(raw),
-                            raw,
-                        }
-                    }
-                    (None, ty) => DecodedOperand {
-                        info,
-                        value: Operand::Implicit(ty.map_or("?", |t| t.name)),
-                        raw: 0,
-                    },
-                }
+                let field = info.field.map(|f| {
+                    let f = &enc.fields[f as usize];
+                    (f.name, f.extract(self.bits))
+                });
+                decoded_operand(self.spec, info, field, literal)
             })
             .collect()
+    }
+}
+
+/// An operand's value from its field's name and raw value (`None` for an implicit operand),
+/// read through its operand type; `literal` is the instruction's literal, if any.
+pub fn decoded_operand(
+    spec: &IsaSpec,
+    info: &'static OperandInfo,
+    field: Option<(&str, u64)>,
+    literal: Option<u64>,
+) -> DecodedOperand {
+    let ty = info.operand_type.map(|t| &spec.operand_types[t as usize]);
+    match (field, ty) {
+        // The LITERAL field holds the literal itself, not a source code.
+        (Some((name, raw)), _) if name.starts_with("LITERAL") => DecodedOperand {
+            info,
+            value: Operand::Literal(raw),
+            raw,
+        },
+        (Some((_, raw)), Some(ty)) => DecodedOperand {
+            info,
+            value: classify_in(Some(spec), ty, raw, info.size, literal),
+            raw,
+        },
+        (Some((_, raw)), None) => DecodedOperand {
+            info,
+            value: Operand::Imm(raw),
+            raw,
+        },
+        (None, ty) => DecodedOperand {
+            info,
+            value: Operand::Implicit(ty.map_or("?", |t| t.name)),
+            raw: 0,
+        },
     }
 }

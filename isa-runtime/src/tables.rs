@@ -42,6 +42,9 @@ pub struct IsaSpec {
     pub instructions: &'static [InstructionInfo],
     pub forms: &'static [FormInfo],
     pub operand_types: &'static [OperandTypeInfo],
+    /// The halves of dual-issue words (VOPD), which are not forms: a word pairs two of them
+    /// (see [`crate::dual`]).
+    pub dual_halves: &'static [DualHalfInfo],
     /// Generated encoding selection: see [`crate::decode`].
     pub decode_form: DecodeFormFn,
     /// The generation module's `decode`, with `decode_form` inlined into it: what
@@ -168,6 +171,19 @@ pub struct FormInfo {
     /// Field values the form's condition asks for (`field == value` in AMD's condition tree),
     /// as (field index, value): what a test generator needs to build an instance.
     pub hints: &'static [(u8, i64)],
+}
+
+/// One instruction as one half of a dual-issue word: its opcode goes in `opcode_field`
+/// (`OPX` or `OPY` of `encoding`), its operands name that half's fields.
+#[derive(Debug)]
+pub struct DualHalfInfo {
+    pub instruction: u16,
+    pub encoding: u16,
+    /// The half's suffix: `X` or `Y`.
+    pub half: &'static str,
+    pub opcode_field: u8,
+    pub opcode: u32,
+    pub operands: &'static [OperandInfo],
 }
 
 #[derive(Debug)]

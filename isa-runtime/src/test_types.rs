@@ -63,6 +63,7 @@ macro_rules! test_spec {
             instructions: $instructions,
             forms: $forms,
             operand_types: $types,
+            dual_halves: &[],
             decode_form: $crate::test_types::no_decoder,
             decode: $crate::test_types::no_decode,
             skipped: &[],

@@ -19,8 +19,8 @@ fn s_wqm_b64_decodes_in_every_generation_that_has_it() {
     }
 }
 
-/// A word of an encoding without an OP field (dual-issue VOPD, which the generator does not
-/// decode yet) is reported as unsupported, naming the encoding, not as an unknown word.
+/// A word of an encoding without an OP field (dual-issue VOPD, which `decode` leaves to
+/// `isa_runtime::dual`) is reported as unsupported, naming the encoding, not as an unknown word.
 #[test]
 fn vopd_words_are_reported_as_unsupported() {
     let mut checked = 0;

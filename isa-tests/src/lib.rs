@@ -3,4 +3,5 @@
 
 pub mod cases;
 pub mod conformance;
+pub mod dual_cases;
 pub mod llvm_mc;

@@ -94,6 +94,27 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
         let k = k as u16;
         quote! { #[doc = #doc] pub const #cname: u16 = #k; }
     });
+
+    // The halves of dual-issue words (VOPD): complete instruction encodings in a half.
+    let dual: Vec<TokenStream> = spec
+        .instructions
+        .iter()
+        .enumerate()
+        .flat_map(|(ii, ins)| ins.encodings.iter().map(move |ie| (ii, ie)))
+        .filter(|(_, ie)| ie.half.is_some() && ie.incomplete.is_empty())
+        .filter_map(|(ii, ie)| {
+            let instruction = ii as u16;
+            let encoding = ie.encoding? as u16;
+            let opcode_field = ie.opcode_field? as u8;
+            let opcode = ie.opcode?;
+            let half = ie.half.clone()?;
+            let operands = ie.operands.iter().map(operand_info);
+            Some(quote! {
+                DualHalfInfo { instruction: #instruction, encoding: #encoding, half: #half, opcode_field: #opcode_field, opcode: #opcode, operands: &[#(#operands),*] }
+            })
+        })
+        .collect();
+    let n_dual = dual.len();
     let rows = rows(spec, forms, &names);
     let operand_types = spec.operand_types.iter().map(operand_type_info);
     let n_skipped = skipped.len();
@@ -119,6 +140,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
             instructions: &INSTRUCTIONS,
             forms: &FORMS,
             operand_types: &OPERAND_TYPES,
+            dual_halves: &DUAL_HALVES,
             decode_form,
             decode,
             skipped: &SKIPPED,
@@ -133,6 +155,9 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
         #(#instruction_consts)*
 
         #(#type_consts)*
+
+        /// The halves of dual-issue (VOPD) words, paired at decoding by their opcode fields.
+        pub static DUAL_HALVES: [DualHalfInfo; #n_dual] = [#(#dual),*];
 
         pub static OPERAND_TYPES: [OperandTypeInfo; #n_ot] = [#(#operand_types),*];
 
@@ -274,6 +299,34 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     }
     out.push_str("];\n");
     out
+}
+
+fn operand_info(o: &crate::model::Operand) -> TokenStream {
+    let field = match o.field {
+        Some(i) => {
+            let i = i as u8;
+            quote! { Some(#i) }
+        }
+        None => quote! { None },
+    };
+    let ty = match o.operand_type {
+        Some(i) => {
+            let i = i as u16;
+            quote! { Some(#i) }
+        }
+        None => quote! { None },
+    };
+    let df = o.data_format_name.clone().unwrap_or_default();
+    let size = o.size as u16;
+    let (input, output, implicit, req) = (
+        o.input,
+        o.output,
+        o.is_implicit,
+        o.is_binary_microcode_required,
+    );
+    quote! {
+        OperandInfo { field: #field, operand_type: #ty, data_format: #df, size: #size, input: #input, output: #output, implicit: #implicit, binary_required: #req }
+    }
 }
 
 fn field_info(f: &Field) -> TokenStream {

@@ -264,6 +264,20 @@ fn build_encodings(
 
         let fields: Vec<Field> = e.fields.into_iter().map(sorted_field).collect();
         let op_field = fields.iter().position(|f| f.name == "OP");
+        // Without `OP`, one-letter-suffixed `OP<h>` fields are the opcodes of the halves of a
+        // dual-issue word (VOPD: `OPX`, `OPY`).
+        let half_op_fields: Vec<(String, usize)> = match op_field {
+            Some(_) => Vec::new(),
+            None => fields
+                .iter()
+                .enumerate()
+                .filter_map(|(k, f)| {
+                    let h = f.name.strip_prefix("OP")?;
+                    (h.len() == 1 && h.bytes().all(|b| b.is_ascii_uppercase()))
+                        .then(|| (h.to_string(), k))
+                })
+                .collect(),
+        };
         let mask = match &e.identifier_mask {
             Some(m) => {
                 if m.radix == 2 && m.digits != bit_count {
@@ -287,8 +301,11 @@ fn build_encodings(
         let mut identifiers = Vec::with_capacity(e.identifiers.len());
         let mut identifier_by_opcode = BTreeMap::new();
         let fixed = e.identifiers.first().map(|f| f.value & mask);
-        let op_mask = op_field.map_or(0, |i| fields[i].mask());
-        if op_field.is_none() && !e.identifiers.is_empty() {
+        let op_mask = op_field.map_or(0, |i| fields[i].mask())
+            | half_op_fields
+                .iter()
+                .fold(0, |m, (_, i)| m | fields[*i].mask());
+        if op_field.is_none() && half_op_fields.is_empty() && !e.identifiers.is_empty() {
             rep.warning(
                 "no-op-field",
                 e.pos,
@@ -354,6 +371,7 @@ fn build_encodings(
             conditions: e.conditions,
             fields,
             op_field,
+            half_op_fields,
             pos: e.pos,
         });
     }
@@ -567,15 +585,47 @@ fn build_instruction_encoding(
             None
         }
     };
+    let mut opcode_field = enc.and_then(|e| e.op_field);
+    let mut half = None;
     if let (Some(enc), Some(op)) = (enc, opcode) {
-        match enc.op_field {
+        let pairing = enc.op_field.is_none() && !enc.half_op_fields.is_empty();
+        if pairing {
+            match half_of_operands(enc, &ie.operands) {
+                Ok(h) => {
+                    opcode_field = enc
+                        .half_op_fields
+                        .iter()
+                        .find(|(name, _)| *name == h)
+                        .map(|(_, i)| *i);
+                    half = Some(h);
+                }
+                Err(why) => {
+                    let msg = format!("{owner}: opcode {op} cannot be placed in a half: {why}");
+                    rep.error("no-op-field", ie.pos, msg.clone());
+                    incomplete.push(msg);
+                }
+            }
+        }
+        match opcode_field {
             Some(fi) => {
-                let w = enc.fields[fi].width();
+                let f = &enc.fields[fi];
+                let w = f.width();
+                // A half's identifiers set its opcode field (VOPD's list `OPX = k` and `OPY = k`).
+                let identified = if pairing {
+                    enc.identifiers
+                        .iter()
+                        .any(|id| f.extract(*id) == op as u128)
+                } else {
+                    enc.identifier_by_opcode.contains_key(&op)
+                };
                 if w < 32 && op >= (1u32 << w) {
-                    let msg = format!("{owner}: opcode {op} does not fit the {w}-bit OP field");
+                    let msg = format!(
+                        "{owner}: opcode {op} does not fit the {w}-bit {} field",
+                        f.name
+                    );
                     rep.error("opcode-range", ie.pos, msg.clone());
                     incomplete.push(msg);
-                } else if !enc.identifier_by_opcode.contains_key(&op) {
+                } else if !identified {
                     // Excerpts trim identifier lists, and a real file might miss one: the
                     // identifier can be rebuilt from the encoding's fixed bits and the opcode.
                     rep.warning(
@@ -585,6 +635,7 @@ fn build_instruction_encoding(
                     );
                 }
             }
+            None if pairing => {} // reported above
             None => {
                 let msg = format!("{owner}: the encoding has no OP field to hold opcode {op}");
                 rep.error("no-op-field", ie.pos, msg.clone());
@@ -724,10 +775,33 @@ fn build_instruction_encoding(
         condition_id: ie.condition_id,
         condition,
         opcode,
+        opcode_field,
+        half,
         operands,
         incomplete,
         pos: ie.pos,
     }
+}
+
+/// The half of a pairing encoding that an instruction encoding's operands name: every operand
+/// field that belongs to a half belongs to the same one, and at least one does.
+fn half_of_operands(enc: &Encoding, operands: &[crate::xml::Operand]) -> Result<String, String> {
+    let mut found: Option<&str> = None;
+    for name in operands.iter().filter_map(|o| o.field_name.as_deref()) {
+        match (enc.half_of_field(name), found) {
+            (None, _) => {}
+            (Some(h), None) => found = Some(h),
+            (Some(h), Some(f)) if h == f => {}
+            (Some(h), Some(f)) => {
+                return Err(format!(
+                    "its operands name fields of both halves {f} and {h} ({name})"
+                ))
+            }
+        }
+    }
+    found
+        .map(str::to_string)
+        .ok_or_else(|| "no operand names a field of a half".to_string())
 }
 
 /// Group and subgroup names that instructions use but the spec does not define: one warning

@@ -73,6 +73,9 @@ pub struct Encoding {
     pub fields: Vec<Field>,
     /// Index into `fields` of the opcode field `OP`.
     pub op_field: Option<usize>,
+    /// An encoding without `OP` that pairs instructions (dual issue, VOPD): its opcode fields
+    /// `OP<h>` (`OPX`, `OPY`), one per half `h`, as (half suffix, field index).
+    pub half_op_fields: Vec<(String, usize)>,
     #[serde(skip)]
     pub pos: usize,
 }
@@ -89,10 +92,29 @@ impl Encoding {
     /// The bits that every identifier of this encoding has in common under the mask, outside the
     /// OP field: the constant `ENCODING` pattern.
     pub fn fixed_bits(&self) -> Option<(u128, u128)> {
-        let op_mask = self.op_field.map(|i| self.fields[i].mask()).unwrap_or(0);
+        let op_mask = self.opcode_mask();
         let fixed_mask = self.mask & !op_mask;
         let first = *self.identifiers.first()?;
         Some((fixed_mask, first & fixed_mask))
+    }
+
+    /// The bits of every opcode field (`OP`, or the halves' `OPX`, `OPY`).
+    pub fn opcode_mask(&self) -> u128 {
+        let op = self.op_field.map_or(0, |i| self.fields[i].mask());
+        self.half_op_fields
+            .iter()
+            .fold(op, |m, (_, i)| m | self.fields[*i].mask())
+    }
+
+    /// The half (`X`, `Y`) that an operand field belongs to in a pairing encoding: the field's
+    /// name, without trailing digits, ends with the half's suffix (`SRCX0`, `VSRCX1`, `VDSTX`
+    /// belong to `X`; `LITERAL` to none: both halves share it).
+    pub fn half_of_field(&self, field: &str) -> Option<&str> {
+        let stem = field.trim_end_matches(|c: char| c.is_ascii_digit());
+        self.half_op_fields
+            .iter()
+            .map(|(h, _)| h.as_str())
+            .find(|h| stem.ends_with(h))
     }
 
     pub fn byte_len(&self) -> u32 {
@@ -253,6 +275,11 @@ pub struct InstructionEncoding {
     pub condition_id: Option<u32>,
     pub condition: ConditionRef,
     pub opcode: Option<u32>,
+    /// Index into the encoding's fields of the field holding `opcode`: `OP`, or in a pairing
+    /// encoding the opcode field of the half the operands belong to (`OPX`, `OPY`).
+    pub opcode_field: Option<usize>,
+    /// In a pairing encoding, the half (`X`, `Y`) this instruction encoding describes.
+    pub half: Option<String>,
     pub operands: Vec<Operand>,
     /// Why this encoding cannot be used (empty = complete).
     pub incomplete: Vec<String>,

@@ -14,6 +14,7 @@
 //! The disassembler is the single description of the syntax: what it prints, the assembler
 //! reads, and the two can never disagree on an accepted line.
 
+pub mod dual;
 mod program;
 mod syntax;
 
@@ -139,7 +140,7 @@ fn parse_register(t: &str) -> Option<(&'static str, u32, u32)> {
 }
 
 /// What an operand token means for a field: its field value, and a literal if it needs one.
-fn operand_value(
+pub(crate) fn operand_value(
     spec: &IsaSpec,
     tok: &str,
     ty: &OperandTypeInfo,

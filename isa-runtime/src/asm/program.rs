@@ -12,6 +12,7 @@
 //! Every error says line and column.
 
 use super::{assemble_instruction, AsmError};
+use crate::dual::Decoded;
 use crate::tables::IsaSpec;
 use std::collections::HashMap;
 
@@ -171,7 +172,12 @@ pub fn assemble_listing(spec: &'static IsaSpec, text: &str) -> (Vec<AssembledLin
         format!("{mnemonic}{}", substitute_labels(operands, value))
     };
     let assemble_line = |l: &Line<'_>, text: &str| {
-        assemble_instruction(spec, text).map_err(|e| AsmError {
+        let assembled = if super::dual::is_dual_line(text) {
+            super::dual::assemble_dual(spec, text).map(Decoded::Dual)
+        } else {
+            assemble_instruction(spec, text).map(Decoded::Single)
+        };
+        assembled.map_err(|e| AsmError {
             line: l.number,
             column: e.column,
             message: e.message,

@@ -5,13 +5,14 @@
 //! not say (modifier syntax, operand order quirks) lives in the family printers and in
 //! [`crate::overrides`], each entry with its reason.
 
+pub mod dual;
 mod memory;
 mod scalar;
 mod vector;
 
 use crate::decode::Instruction;
 use crate::operand::{register_count, DecodedOperand, Operand, RegFile};
-use crate::tables::OperandTypeInfo;
+use crate::tables::{IsaSpec, OperandTypeInfo};
 
 /// The encoding families the printers know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -487,6 +488,8 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         251 => "src_vccz".into(),
         252 => "src_execz".into(),
         253 => "src_scc".into(),
+        // GFX11 and GFX12 name it; GFX1250 (cdna5) uses 254 for 64-bit literals.
+        254 if gfx11_up && generation != "cdna5" => "src_lds_direct".into(),
         _ => return None,
     };
     Some(text)
@@ -494,6 +497,13 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
 
 /// The LLVM text of an operand.
 pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
+    let literal64 = ins.field("LITERAL64").is_some();
+    value_text(ins.spec, imm_style(ins, o), literal64, o)
+}
+
+/// The LLVM text of an operand of `spec` whose constants print in `style` (what
+/// [`operand_text`] gives, for operands not held by an [`Instruction`]: dual-issue halves).
+pub fn value_text(spec: &IsaSpec, style: ImmStyle, literal64: bool, o: &DecodedOperand) -> String {
     let size = o.info.size;
     match o.value {
         Operand::Reg { file, first, count } => {
@@ -501,21 +511,24 @@ pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
         }
         Operand::Named(n) => named_text(n, size),
         Operand::Int(i) => i.to_string(),
-        Operand::Float(f) => float_text(f, imm_style(ins, o)),
-        Operand::Literal(v) => literal_text(v, imm_style(ins, o), ins.field("LITERAL64").is_some()),
+        Operand::Float(f) => float_text(f, style),
+        Operand::Literal(v) => literal_text(v, style, literal64),
         Operand::Imm(v) => v.to_string(),
-        Operand::Unknown(v) => unknown_text(ins, o, v),
+        Operand::Unknown(v) => unknown_text(spec, o, v),
         Operand::Implicit(t) => t.to_ascii_lowercase(),
     }
 }
 
 /// A value the operand's type does not list. Scalar register operands get LLVM's name of the
 /// code; anything else prints as the number.
-fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
-    let scalar_register_type = operand_type(ins, o)
+fn unknown_text(spec: &IsaSpec, o: &DecodedOperand, v: u64) -> String {
+    let scalar_register_type = o
+        .info
+        .operand_type
+        .map(|t| &spec.operand_types[t as usize])
         .is_some_and(|t| t.runs.iter().any(|r| r.prefix == "s" && r.first_value == 0));
     if scalar_register_type {
-        if let Some(t) = scalar_code_text(ins.spec.generation, v, o.info.size) {
+        if let Some(t) = scalar_code_text(spec.generation, v, o.info.size) {
             return t;
         }
     }

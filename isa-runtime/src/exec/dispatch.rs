@@ -93,6 +93,11 @@ enum Slot {
         len: u8,
         exec: Option<ExecFn>,
     },
+    /// A dual-issue word (VOPD), its halves bound to their executors.
+    Dual {
+        halves: Box<[super::dual::BoundHalf; 2]>,
+        len: u8,
+    },
     /// Inside a longer instruction (a jump here is an error).
     Inside,
     /// Not an instruction (data, or an encoding the decoder rejects).
@@ -130,7 +135,16 @@ impl Program {
                         len: len as u8,
                     };
                 }
-                Err(e) => slots[i] = Slot::Bad(e.to_string()),
+                Err(e) => slots[i] = dual_slot(spec, &code[entry.offset..], table, e),
+            }
+        }
+        for i in 0..slots.len() {
+            if let Slot::Dual { len, .. } = slots[i] {
+                for k in 1..(len as usize).div_ceil(4) {
+                    if let Some(s) = slots.get_mut(i + k) {
+                        *s = Slot::Inside;
+                    }
+                }
             }
         }
         Program {
@@ -198,6 +212,15 @@ impl Program {
             }
             let (decoded, len, exec) = match self.slot(wave.pc)? {
                 Slot::Start { decoded, len, exec } => (decoded, *len, *exec),
+                Slot::Dual { halves, len } => {
+                    wave.steps += 1;
+                    tracer.before(wave, &halves[0].decoded);
+                    let result = super::dual::execute(wave, halves, mem, lds);
+                    tracer.after(wave, &halves[0].decoded, &result);
+                    result?;
+                    wave.pc += *len as u64;
+                    continue;
+                }
                 Slot::Inside => {
                     return Err(ExecError::Decode {
                         pc: wave.pc,
@@ -235,6 +258,32 @@ impl Program {
                 }
             }
         }
+    }
+}
+
+/// The slot of a word the decoder reported: a dual-issue word bound to its halves'
+/// executors, or the error (the decoder's, or why a half cannot run).
+fn dual_slot(
+    spec: &'static IsaSpec,
+    bytes: &[u8],
+    table: &ExecutorTable,
+    e: crate::DecodeError,
+) -> Slot {
+    let crate::DecodeErrorKind::Unsupported { encoding } = e.kind else {
+        return Slot::Bad(e.to_string());
+    };
+    if !crate::dual::is_dual_encoding(spec, encoding) {
+        return Slot::Bad(e.to_string());
+    }
+    match crate::dual::decode(spec, bytes) {
+        Ok((d, len)) => match super::dual::bind(table, &d) {
+            Ok(halves) => Slot::Dual {
+                halves: Box::new(halves),
+                len: len as u8,
+            },
+            Err(x) => Slot::Bad(x.to_string()),
+        },
+        Err(x) => Slot::Bad(x.to_string()),
     }
 }
 

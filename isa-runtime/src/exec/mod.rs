@@ -36,6 +36,7 @@
 //! | helper calls | [`helpers::lookup`] gives the Rust function and whether it takes `wave.mode` first |
 
 pub mod dispatch;
+pub mod dual;
 pub mod float;
 pub mod helpers;
 pub mod memory;
