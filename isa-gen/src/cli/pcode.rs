@@ -106,7 +106,18 @@ fn report_cmd(arch: Option<Generation>, json: bool, dir: Option<PathBuf>) -> Exi
             return ExitCode::from(2);
         }
     };
-    let r = report::build(&corpus, source_name(spec.source));
+    let mut r = report::build(&corpus, source_name(spec.source));
+    // Entries that do not parse count as failed unless the override layer accounts for them.
+    let sem = crate::emit::exec::Semantics::load_from(
+        None,
+        &crate::emit::exec::source::overrides_dir(),
+        &crate::emit::exec::source::kernels_dir(),
+    );
+    report::account(&mut r, &|gen, name| {
+        let g = Generation::from_name(gen)?;
+        sem.override_for(g, name)
+            .map(|o| (o.executable, o.location.clone(), o.reason.clone()))
+    });
     let text = if json {
         match serde_json::to_string_pretty(&r) {
             Ok(s) => s + "\n",

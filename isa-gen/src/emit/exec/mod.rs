@@ -377,8 +377,13 @@ fn find_semantics(
         return unsupported("no form of the instruction can be decoded".into());
     }
     if let Some(b) = builtin::builtin(&ins.name) {
+        let gfx9 = generation.is_some_and(|g| g.is_cdna() && g != Generation::Cdna5);
         return match b {
             Builtin::Unsupported(r) => unsupported(r.to_string()),
+            Builtin::RustMem { .. } if !gfx9 => unsupported(
+                "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled"
+                    .into(),
+            ),
             b => Found::Builtin(b),
         };
     }
@@ -397,6 +402,9 @@ fn find_semantics(
         .chain(ins.aliases.iter().map(String::as_str))
         .collect();
     if let Some(o) = sem.override_for(g, &ins.name) {
+        if !o.executable {
+            return unsupported(o.reason.clone());
+        }
         return Found::Entry {
             entry: Box::new(crate::pcode::corpus::classify(&o.raw, Some(g))),
             status: Status::Override,
@@ -490,7 +498,7 @@ fn plan(
         Found::Unsupported(p, why) => return (Plan::Unsupported, Status::Unsupported, p, why),
         Found::Builtin(b) => {
             return match b {
-                Builtin::RustOverride { reason, .. } => (
+                Builtin::RustOverride { reason, .. } | Builtin::RustMem { reason, .. } => (
                     Plan::Builtin(b),
                     Status::Override,
                     "hand-written".into(),
@@ -602,6 +610,10 @@ fn builtin_body(b: Builtin) -> TokenStream {
         Builtin::RustOverride { function, .. } => {
             let f = format_ident!("{}", function);
             quote!(rt::overrides::#f(w, d, &BINDINGS))
+        }
+        Builtin::RustMem { function, .. } => {
+            let f = format_ident!("{}", function);
+            quote!(rt::format::#f(w, d, &BINDINGS, mem))
         }
         Builtin::Unsupported(r) => quote!(Err(ExecError::unsupported(d.mnemonic(), #r))),
     }
