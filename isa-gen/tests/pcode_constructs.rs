@@ -548,7 +548,10 @@ fn operands_written_in_parts_beyond_the_mnemonic_width_widen() {
     let ir = ir_in(Generation::Cdna4, "DS_READ2_B32", text);
     let lines: Vec<&str> = ir.lines().collect();
     assert!(lines[0].starts_with("RETURN_DATA:b32[0:i32 +: 32]"), "{ir}");
-    assert!(lines[1].starts_with("RETURN_DATA:b64[32:i32 +: 32]"), "{ir}");
+    assert!(
+        lines[1].starts_with("RETURN_DATA:b64[32:i32 +: 32]"),
+        "{ir}"
+    );
     // A D16 load of a byte writes 16 bits of an 8-bit mnemonic type.
     let text = "RETURN_DATA[31 : 16] = 16'U(MEM[ADDR].u8)";
     let ir = ir_in(Generation::Cdna4, "DS_READ_U8_D16_HI", text);
@@ -558,5 +561,8 @@ fn operands_written_in_parts_beyond_the_mnemonic_width_widen() {
         "V_SAMPLE_U32",
         "declare t : 32'B;\nt[63 : 32] = S0.u32;\nD0.u32 = t",
     );
-    assert!(errors.iter().any(|e| e.code == "bit-out-of-range"), "{errors:?}");
+    assert!(
+        errors.iter().any(|e| e.code == "bit-out-of-range"),
+        "{errors:?}"
+    );
 }

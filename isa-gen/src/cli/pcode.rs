@@ -108,16 +108,7 @@ fn report_cmd(arch: Option<Generation>, json: bool, dir: Option<PathBuf>) -> Exi
     };
     let mut r = report::build(&corpus, source_name(spec.source));
     // Entries that do not parse count as failed unless the override layer accounts for them.
-    let sem = crate::emit::exec::Semantics::load_from(
-        None,
-        &crate::emit::exec::source::overrides_dir(),
-        &crate::emit::exec::source::kernels_dir(),
-    );
-    report::account(&mut r, &|gen, name| {
-        let g = Generation::from_name(gen)?;
-        sem.override_for(g, name)
-            .map(|o| (o.executable, o.location.clone(), o.reason.clone()))
-    });
+    crate::emit::exec::source::account_overrides(&mut r);
     let text = if json {
         match serde_json::to_string_pretty(&r) {
             Ok(s) => s + "\n",

@@ -169,11 +169,7 @@ pub fn buffer_lanes(
         if rsrc.add_tid {
             index += lane as u64;
         }
-        let offset = if offen {
-            vgpr(lane, idxen as u32)?
-        } else {
-            0
-        };
+        let offset = if offen { vgpr(lane, idxen as u32)? } else { 0 };
         let record = base.wrapping_add(stride.wrapping_mul(index));
         addrs[lane] = record.wrapping_add(inst_offset).wrapping_add(offset);
         range.lo[lane] = record;

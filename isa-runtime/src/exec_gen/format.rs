@@ -221,7 +221,8 @@ pub fn buffer_format(
         let dword3 = (r >> 96) as u64;
         (dword3 >> 15 & 15, dword3 >> 12 & 7)
     };
-    let (bytes, chans) = layout(dfmt).ok_or_else(|| unsupported("an invalid buffer data format"))?;
+    let (bytes, chans) =
+        layout(dfmt).ok_or_else(|| unsupported("an invalid buffer data format"))?;
     let n = num(nfmt).ok_or_else(|| unsupported("an invalid buffer number format"))?;
     let packed = chans.iter().any(|&(_, wd)| !matches!(wd, 8 | 16 | 32));
     if packed && (op.store || n == Num::Float && chans.iter().any(|&(_, wd)| wd == 2)) {

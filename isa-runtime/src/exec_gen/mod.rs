@@ -1406,6 +1406,13 @@ pub fn scratch_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u
 /// CDNA's IMM = 0 makes OFFSET an SGPR number).
 pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
     let base = read_scalar(w, b.op(d, role::SBASE)?, 64, false)? as u64 & !3;
+    // `S_BUFFER_*`: SBASE is a buffer resource, whose base is its low 48 bits (the stride
+    // and swizzle bits above it are not part of the address).
+    let base = if b.sizes[role::SBASE] == 128 {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
     let soffset = if b.has(role::SOFFSET)
         && (!b.has_field(field::SOFFSET_EN) || b.field(d, field::SOFFSET_EN) != 0)
     {

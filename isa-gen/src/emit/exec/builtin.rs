@@ -14,6 +14,11 @@ pub(crate) enum Builtin {
     Halt { always: bool, reason: &'static str },
     /// Nothing to do in the emulator.
     NoOp(&'static str),
+    /// `S_MEMTIME`/`S_MEMREALTIME`: SDATA (64 bits) gets the wave's clock, which the emulator
+    /// ticks once per executed instruction (`Wave::steps`).
+    Clock(&'static str),
+    /// `V_CLREXCP`: clears the exception bits of TRAPSTS (EXCP, bits 8:0).
+    ClearExceptions(&'static str),
     /// A Rust executor in `exec_gen::overrides` (its function name).
     RustOverride {
         function: &'static str,
@@ -75,6 +80,10 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
             reason: "sends a message (not modelled) and halts",
         },
         "S_NOP" | "V_NOP" | "DS_NOP" => NoOp("does nothing"),
+        "S_MEMTIME" | "S_MEMREALTIME" => Clock(
+            "a free-running 64-bit counter; the emulator's clock ticks once per instruction the wave executes",
+        ),
+        "V_CLREXCP" => ClearExceptions("clears TRAPSTS's exception bits (EXCP, bits 8:0)"),
         "S_WAIT_EVENT" | "S_SLEEP" | "S_WAKEUP" => NoOp(WAIT),
         "S_SETPRIO"
         | "S_CLAUSE"

@@ -504,7 +504,11 @@ fn plan(
                     "hand-written".into(),
                     reason.into(),
                 ),
-                Builtin::EndProgram(r) | Builtin::Barrier(r) | Builtin::NoOp(r) => (
+                Builtin::EndProgram(r)
+                | Builtin::Barrier(r)
+                | Builtin::NoOp(r)
+                | Builtin::Clock(r)
+                | Builtin::ClearExceptions(r) => (
                     Plan::Builtin(b),
                     Status::Builtin,
                     "builtin".into(),
@@ -602,6 +606,16 @@ fn builtin_body(b: Builtin) -> TokenStream {
         Builtin::EndProgram(_) => quote!(Ok(Flow::EndProgram)),
         Builtin::Barrier(_) => quote!(Ok(Flow::Barrier)),
         Builtin::NoOp(_) => quote!(Ok(Flow::Next)),
+        Builtin::Clock(_) => quote! {
+            let b = rt::Binding::of(d, &BINDINGS)?;
+            let t = w.steps as u128;
+            rt::write_scalar(w, b.op(d, rt::role::SDATA)?, 64, t)?;
+            Ok(Flow::Next)
+        },
+        Builtin::ClearExceptions(_) => quote! {
+            w.trapsts &= !0x1ff;
+            Ok(Flow::Next)
+        },
         Builtin::Halt { always: true, .. } => quote!(Ok(Flow::Halt)),
         Builtin::Halt { always: false, .. } => quote! {
             let simm = d.field("SIMM16").unwrap_or(0);

@@ -261,6 +261,17 @@ impl Semantics {
     }
 }
 
+/// Moves the entries of `report` that do not parse but that the project's override layer
+/// answers for (its own pseudocode, or a reason) from its failures to its accounted entries.
+pub fn account_overrides(report: &mut crate::pcode::report::Report) {
+    let sem = Semantics::load_from(None, &overrides_dir(), &kernels_dir());
+    crate::pcode::report::account(report, &|gen, name| {
+        let g = Generation::from_name(gen)?;
+        sem.override_for(g, name)
+            .map(|o| (o.executable, o.location.clone(), o.reason.clone()))
+    });
+}
+
 fn is_scope(s: &str) -> bool {
     matches!(s, "all" | "rdna" | "cdna") || Generation::from_name(s).is_some_and(|g| g.name() == s)
 }

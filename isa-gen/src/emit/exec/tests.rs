@@ -279,7 +279,13 @@ fn project_pseudocode_types_and_lowers() {
         let g = Generation::from_name(&o.scope).unwrap_or(Generation::Rdna4);
         let e = crate::pcode::corpus::classify(&o.raw, Some(g));
         if !o.executable {
-            assert_ne!(e.class.label(), "typed", "{} {}: code in a reason-only entry", o.location, o.raw.name);
+            assert_ne!(
+                e.class.label(),
+                "typed",
+                "{} {}: code in a reason-only entry",
+                o.location,
+                o.raw.name
+            );
             continue;
         }
         assert_eq!(e.class.label(), "typed", "{} {}", o.location, o.raw.name);
@@ -290,7 +296,13 @@ fn project_pseudocode_types_and_lowers() {
             layout_problems: Vec::new(),
         };
         for l in corpus::lower_corpus(&c) {
-            assert!(l.result.is_ok(), "{} {}: {:?}", o.location, l.name, l.result.err());
+            assert!(
+                l.result.is_ok(),
+                "{} {}: {:?}",
+                o.location,
+                l.name,
+                l.result.err()
+            );
         }
     }
     assert!(sem.problems.is_empty(), "{:?}", sem.problems);
