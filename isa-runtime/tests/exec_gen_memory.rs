@@ -99,7 +99,7 @@ fn ds_model(name: &str) -> Option<DsKind> {
 fn ds_return_bits(spec: &IsaSpec, i: usize) -> Option<u32> {
     let ins = &spec.instructions[i];
     let form = &spec.forms[*ins.forms.first()? as usize];
-    if !spec.encodings[form.encoding as usize].name.contains("DS") {
+    if spec.encodings[form.encoding as usize].name != "ENC_DS" {
         return None;
     }
     let enc = &spec.encodings[form.encoding as usize];
@@ -149,8 +149,10 @@ fn check_ds(spec: &'static IsaSpec, t: &ExecutorTable, name: &str, bits: u32, ki
     let mut host = Host {
         lds: (0..64 * 1024).map(|_| rng.u32() as u8).collect(),
     };
-    // Each lane its own 64-byte slot (8-aligned), so lanes never touch the same bytes.
-    let addr = |lane: usize| (lane as u32) * 64 + 8;
+    // Lanes 72 bytes apart (8-aligned): the two addresses of a lane are 14 × 4, 14 × 8,
+    // 14 × 256 or 14 × 512 bytes apart, never within 8 bytes of a multiple of 72, so no two
+    // lanes write the same bytes.
+    let addr = |lane: usize| (lane as u32) * 72 + 8;
     let mut data = vec![(0u64, 0u64); n];
     for lane in 0..n {
         let a = addr(lane) + offset;
@@ -379,6 +381,54 @@ fn gfx9_with(name: &str) -> Vec<(&'static IsaSpec, ExecutorTable)> {
     v
 }
 
+/// Runs a MUBUF instruction written `name vdata, vaddr|off, s[4:7], soffset [idxen] [offen]
+/// [offset:N] [sc0|glc]`, built field by field (the assembler takes VADDR as the register
+/// pair AMD's operand lists give it, where LLVM also takes one VGPR).
+fn buf(
+    spec: &'static IsaSpec,
+    t: &ExecutorTable,
+    text: &str,
+    w: &mut Wave,
+    mem: &mut FlatMemory,
+) -> Result<isa_runtime::exec::Flow, ExecError> {
+    let words: Vec<&str> = text.split([' ', ',']).filter(|x| !x.is_empty()).collect();
+    let reg = |x: &str| -> u32 {
+        x.trim_start_matches(['v', 's', '['])
+            .split([':', ']'])
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("`{text}`: register {x}"))
+    };
+    let name = words[0].to_ascii_uppercase();
+    let mut fields = vec![
+        ("VDATA", F::V(reg(words[1]))),
+        ("VADDR", F::V(if words[2] == "off" { 0 } else { reg(words[2]) })),
+        ("SRSRC", F::S(reg(words[3]))),
+        (
+            "SOFFSET",
+            if words[4].starts_with('s') {
+                F::S(reg(words[4]))
+            } else {
+                F::Raw(128)
+            },
+        ),
+    ];
+    for m in &words[5..] {
+        match *m {
+            "idxen" => fields.push(("IDXEN", F::Raw(1))),
+            "offen" => fields.push(("OFFEN", F::Raw(1))),
+            "sc0" => fields.push(("SC0", F::Raw(1))),
+            "glc" => fields.push(("GLC", F::Raw(1))),
+            o => {
+                let v = o.strip_prefix("offset:").and_then(|v| v.parse().ok());
+                fields.push(("OFFSET", F::Raw(v.unwrap_or_else(|| panic!("`{text}`: {o}")))));
+            }
+        }
+    }
+    let d = build(spec, &name, "ENC_MUBUF", &fields);
+    run_decoded(t, &d, w, mem, &mut Lds::new(16))
+}
+
 const RECORDS: u32 = 200;
 
 /// Memory of 256 dwords `1000 + k` (more than the resource allows) and the wave.
@@ -401,7 +451,7 @@ fn buffer_raw_loads_check_each_dword_against_num_records() {
             w.write_vgpr(1, lane, 172 + 4 * (lane as u32 % 16)).unwrap();
         }
         let text = "buffer_load_dwordx4 v[10:13], v1, s[4:7], s8 offen offset:8";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         for lane in 0..n {
             let off = 172 + 4 * (lane as u32 % 16) + 8;
             for k in 0..4u32 {
@@ -417,7 +467,7 @@ fn buffer_raw_loads_check_each_dword_against_num_records() {
         }
         // The same with BUFFER_LOAD_DWORD and no OFFEN: every lane reads OFFSET + SOFFSET.
         let text = "buffer_load_dword v14, off, s[4:7], s8 offset:20";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         assert!((0..n).all(|l| w.read_vgpr(14, l).unwrap() == 1000 + 32 / 4));
     }
 }
@@ -434,7 +484,7 @@ fn buffer_structured_loads_check_the_index() {
             w.write_vgpr(2, lane, 4 * (lane as u32 % 3)).unwrap(); // offset
         }
         let text = "buffer_load_dword v10, v[1:2], s[4:7], 0 idxen offen offset:4";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         for lane in 0..n {
             let (i, o) = (lane as u32 % 13, 4 * (lane as u32 % 3) + 4);
             let want = if i < 10 { 1000 + (16 * i + o) / 4 } else { 0 };
@@ -448,14 +498,14 @@ fn buffer_structured_loads_check_the_index() {
         // ADD_TID_ENABLE: the lane number is the index (IDXEN off).
         set_rsrc(&mut w, 4, rsrc(base, 8, 20, true, false));
         let text = "buffer_load_dword v11, off, s[4:7], 0";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         for lane in 0..n {
             let want = if lane < 20 { 1000 + 2 * lane as u32 } else { 0 };
             assert_eq!(w.read_vgpr(11, lane).unwrap(), want, "add_tid lane {lane}");
         }
         // Swizzled resources are refused, not mis-addressed.
         set_rsrc(&mut w, 4, rsrc(base, 16, 10, false, true));
-        let e = run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16));
+        let e = buf(spec, &t, text, &mut w, &mut mem);
         assert!(matches!(e, Err(ExecError::Unsupported { .. })), "{e:?}");
     }
 }
@@ -471,7 +521,7 @@ fn buffer_stores_and_atomics_out_of_range_change_nothing() {
             w.write_vgpr(10, lane, 7000 + lane as u32).unwrap();
         }
         let text = "buffer_store_dword v10, v1, s[4:7], 0 offen";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         let got = mem.dwords(base, 256).unwrap();
         for k in 0..256u32 {
             let lane = k / 2;
@@ -503,7 +553,7 @@ fn buffer_stores_and_atomics_out_of_range_change_nothing() {
             "glc"
         };
         let text = format!("buffer_atomic_add v10, v1, s[4:7], 0 offen {glc}");
-        run(spec, &t, &text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, &text, &mut w, &mut mem).unwrap();
         let after = mem.dwords(base, 256).unwrap();
         for lane in 0..n {
             let k = lane + 30;
@@ -540,7 +590,7 @@ fn buffer_wide_loads_write_every_dword() {
                 name.to_ascii_lowercase(),
                 9 + k
             );
-            run(spec, &t, &text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+            buf(spec, &t, &text, &mut w, &mut mem).unwrap();
             for lane in 0..w.lanes() {
                 for r in 0..k {
                     assert_eq!(
@@ -586,7 +636,7 @@ fn buffer_format_loads_convert_each_channel() {
             with_format(rsrc(base, 0, records, false, false), 10, 0),
         );
         let text = "buffer_load_format_xyzw v[10:13], v1, s[4:7], 0 offen";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         for lane in 0..n {
             let inside = lane < n - 2;
             let b = &bytes[4 * lane..4 * lane + 4];
@@ -606,7 +656,7 @@ fn buffer_format_loads_convert_each_channel() {
             4,
             with_format(rsrc(base, 0, 1 << 20, false, false), 5, 5),
         );
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         for lane in 0..n {
             let b = &bytes[4 * lane..4 * lane + 4];
             let x = i16::from_le_bytes([b[0], b[1]]) as i32 as u32;
@@ -623,7 +673,7 @@ fn buffer_format_loads_convert_each_channel() {
             4,
             with_format(rsrc(p, 0, 1 << 20, false, false), 6, 7),
         );
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         let got: Vec<f32> = (10..14)
             .map(|r| f32::from_bits(w.read_vgpr(r, 0).unwrap()))
             .collect();
@@ -636,7 +686,7 @@ fn buffer_format_loads_convert_each_channel() {
                 with_format(rsrc(base, 0, 1 << 20, false, false), 5, 7),
             );
             let text = "buffer_load_format_d16_xy v14, v1, s[4:7], 0 offen";
-            run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+            buf(spec, &t, text, &mut w, &mut mem).unwrap();
             for lane in 0..n {
                 let b = &bytes[4 * lane..4 * lane + 4];
                 assert_eq!(
@@ -672,7 +722,7 @@ fn buffer_format_stores_clamp_and_round() {
             with_format(rsrc(base, 0, records, false, false), 5, 0),
         );
         let text = "buffer_store_format_xy v[10:11], v1, s[4:7], 0 offen";
-        run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16)).unwrap();
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
         let unorm16 = |x: f32| -> u32 {
             // Clamp to [0, 1] (NaN to 0), scale by 65535, round to nearest even.
             let c = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) } as f64 * 65535.0;
@@ -817,15 +867,7 @@ fn s_memtime_reads_the_wave_clock_and_v_clrexcp_clears_exceptions() {
     for (spec, t) in cdna_with("S_MEMTIME") {
         let mut w = Wave::new(spec.wave64, 32, 0);
         w.steps = 0x1_2345_6789;
-        run(
-            spec,
-            &t,
-            "s_memtime s[8:9]",
-            &mut w,
-            &mut FlatMemory::new(),
-            &mut Lds::new(16),
-        )
-        .unwrap();
+        run_ok(spec, &t, "s_memtime s[8:9]", &mut w);
         assert_eq!(
             w.read_sgpr_pair(8).unwrap(),
             0x1_2345_6789,
@@ -836,15 +878,7 @@ fn s_memtime_reads_the_wave_clock_and_v_clrexcp_clears_exceptions() {
     for (spec, t) in cdna_with("V_CLREXCP") {
         let mut w = Wave::new(spec.wave64, 32, 0);
         w.trapsts = 0xffff;
-        run(
-            spec,
-            &t,
-            "v_clrexcp",
-            &mut w,
-            &mut FlatMemory::new(),
-            &mut Lds::new(16),
-        )
-        .unwrap();
+        run_ok(spec, &t, "v_clrexcp", &mut w);
         assert_eq!(w.trapsts, 0xfe00, "{}", spec.generation);
     }
 }
