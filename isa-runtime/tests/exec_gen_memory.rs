@@ -99,7 +99,7 @@ fn ds_model(name: &str) -> Option<DsKind> {
 fn ds_return_bits(spec: &IsaSpec, i: usize) -> Option<u32> {
     let ins = &spec.instructions[i];
     let form = &spec.forms[*ins.forms.first()? as usize];
-    if spec.encodings[form.encoding as usize].name != "ENC_DS" {
+    if !matches!(spec.encodings[form.encoding as usize].name, "ENC_DS" | "ENC_VDS") {
         return None;
     }
     let enc = &spec.encodings[form.encoding as usize];
