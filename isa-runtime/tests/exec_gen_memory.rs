@@ -99,7 +99,10 @@ fn ds_model(name: &str) -> Option<DsKind> {
 fn ds_return_bits(spec: &IsaSpec, i: usize) -> Option<u32> {
     let ins = &spec.instructions[i];
     let form = &spec.forms[*ins.forms.first()? as usize];
-    if !matches!(spec.encodings[form.encoding as usize].name, "ENC_DS" | "ENC_VDS") {
+    if !matches!(
+        spec.encodings[form.encoding as usize].name,
+        "ENC_DS" | "ENC_VDS"
+    ) {
         return None;
     }
     let enc = &spec.encodings[form.encoding as usize];
@@ -402,7 +405,10 @@ fn buf(
     let name = words[0].to_ascii_uppercase();
     let mut fields = vec![
         ("VDATA", F::V(reg(words[1]))),
-        ("VADDR", F::V(if words[2] == "off" { 0 } else { reg(words[2]) })),
+        (
+            "VADDR",
+            F::V(if words[2] == "off" { 0 } else { reg(words[2]) }),
+        ),
         ("SRSRC", F::S(reg(words[3]))),
         (
             "SOFFSET",
@@ -421,7 +427,10 @@ fn buf(
             "glc" => fields.push(("GLC", F::Raw(1))),
             o => {
                 let v = o.strip_prefix("offset:").and_then(|v| v.parse().ok());
-                fields.push(("OFFSET", F::Raw(v.unwrap_or_else(|| panic!("`{text}`: {o}")))));
+                fields.push((
+                    "OFFSET",
+                    F::Raw(v.unwrap_or_else(|| panic!("`{text}`: {o}"))),
+                ));
             }
         }
     }

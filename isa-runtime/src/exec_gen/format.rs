@@ -295,8 +295,8 @@ pub fn buffer_format(
             let m = (u64::MAX >> (64 - width)) as u128;
             v = v & !(m << pos) | (x as u128 & m) << pos;
         }
-        for r in 0..regs as usize {
-            out[r][lane] = (v >> (32 * r)) as u32;
+        for (r, dword) in out.iter_mut().take(regs as usize).enumerate() {
+            dword[lane] = (v >> (32 * r)) as u32;
         }
     }
     if !op.store {

@@ -24,10 +24,10 @@
 //! generations and some truncate 64-bit addresses): global = `SADDR` + the lane's 32-bit
 //! `ADDR`, or the lane's 64-bit `ADDR` when `SADDR` is off, + signed `OFFSET`; flat = 64-bit
 //! `ADDR` + `OFFSET`; scratch = `ADDR` + `SADDR` + `OFFSET` in the lane's private memory;
-//! SMEM = `SBASE` + `SOFFSET` + `OFFSET`; MUBUF/MTBUF = resource base + `SOFFSET` + `OFFSET`
-//! + the lane's offset and stride × index from `VADDR` (`OFFEN`, `IDXEN`), range-checked by
-//! the resource (`isa-runtime/src/exec_gen/buffer.rs`). `CalcDsAddr(a, b, c)` is `a + b + c`
-//! (32-bit).
+//! SMEM = `SBASE` + `SOFFSET` + `OFFSET`; MUBUF/MTBUF = resource base + `SOFFSET` +
+//! `OFFSET` plus the lane's offset and stride × index from `VADDR` (`OFFEN`, `IDXEN`),
+//! range-checked by the resource (`isa-runtime/src/exec_gen/buffer.rs`). `CalcDsAddr(a, b,
+//! c)` is `a + b + c` (32-bit).
 //!
 //! VOP3 forms of instructions that read or write VCC in their VOP2/VOPC forms name the mask
 //! with an operand instead: a VCC read is the third source when the pseudocode does not use
