@@ -539,3 +539,30 @@ fn parse_errors_give_line_column_found_and_expected() {
         e.expected
     );
 }
+
+#[test]
+fn operands_written_in_parts_beyond_the_mnemonic_width_widen() {
+    // `DS_READ2_B32` returns two dwords although its mnemonic says 32 bits: the second part
+    // must not be cut off when the whole operand is stored back.
+    let text = "RETURN_DATA[31 : 0] = MEM[ADDR].b32;\nRETURN_DATA[63 : 32] = MEM[ADDR + 4U].b32";
+    let ir = ir_in(Generation::Cdna4, "DS_READ2_B32", text);
+    let lines: Vec<&str> = ir.lines().collect();
+    assert!(lines[0].starts_with("RETURN_DATA:b32[0:i32 +: 32]"), "{ir}");
+    assert!(
+        lines[1].starts_with("RETURN_DATA:b64[32:i32 +: 32]"),
+        "{ir}"
+    );
+    // A D16 load of a byte writes 16 bits of an 8-bit mnemonic type.
+    let text = "RETURN_DATA[31 : 16] = 16'U(MEM[ADDR].u8)";
+    let ir = ir_in(Generation::Cdna4, "DS_READ_U8_D16_HI", text);
+    assert!(ir.starts_with("RETURN_DATA:b32[16:i32 +: 16]"), "{ir}");
+    // A local keeps its declared width (a write past it is still an error).
+    let errors = type_errors(
+        "V_SAMPLE_U32",
+        "declare t : 32'B;\nt[63 : 32] = S0.u32;\nD0.u32 = t",
+    );
+    assert!(
+        errors.iter().any(|e| e.code == "bit-out-of-range"),
+        "{errors:?}"
+    );
+}

@@ -32,8 +32,15 @@ pub struct GenerationReport {
     pub parsed: usize,
     /// Not pseudocode (listed in `prose_entries`).
     pub prose: usize,
-    /// Code that does not parse (listed in `failures`).
+    /// Code that does not parse and that the project has not accounted for (listed in
+    /// `failures`).
     pub failed: usize,
+    /// Entries that do not parse, accounted for by the project's override layer
+    /// (spec/overrides): with its own pseudocode (`overridden`) or with the reason the
+    /// instruction cannot run (`explained`); listed in `accounted`.
+    pub overridden: usize,
+    pub explained: usize,
+    pub accounted: Vec<AccountedItem>,
     /// `entries - prose`.
     pub code_entries: usize,
     /// `(typed + parsed) / code_entries`, from 0 to 1.
@@ -95,6 +102,50 @@ pub struct FailureItem {
 }
 
 #[derive(Clone, Debug, Serialize)]
+pub struct AccountedItem {
+    pub name: String,
+    /// The line of AMD's entry.
+    pub line: u32,
+    /// Whether the override gives pseudocode (else it only says why the instruction cannot
+    /// run).
+    pub executable: bool,
+    /// The override's file and line.
+    pub location: String,
+    pub reason: String,
+}
+
+/// What the project's override layer says about an entry: (executable, location, reason).
+pub type OverrideLookup<'a> = dyn Fn(&str, &str) -> Option<(bool, String, String)> + 'a;
+
+/// Moves the failures the override layer accounts for (`lookup(generation, name)`) from
+/// `failures` to `accounted`.
+pub fn account(report: &mut Report, lookup: &OverrideLookup) {
+    for g in &mut report.generations {
+        let failures = std::mem::take(&mut g.failures);
+        for f in failures {
+            match lookup(&g.generation, &f.name) {
+                Some((executable, location, reason)) => {
+                    g.failed -= 1;
+                    if executable {
+                        g.overridden += 1;
+                    } else {
+                        g.explained += 1;
+                    }
+                    g.accounted.push(AccountedItem {
+                        name: f.name,
+                        line: f.line,
+                        executable,
+                        location,
+                        reason,
+                    });
+                }
+                None => g.failures.push(f),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
 pub struct TypeErrorItem {
     pub name: String,
     pub line: u32,
@@ -138,6 +189,9 @@ pub fn generation_report(g: &GenerationCorpus) -> GenerationReport {
         parsed: 0,
         prose: 0,
         failed: 0,
+        overridden: 0,
+        explained: 0,
+        accounted: Vec::new(),
         code_entries: 0,
         parse_rate: 0.0,
         type_rate: 0.0,
@@ -246,13 +300,15 @@ pub fn render_text(report: &Report) -> String {
     let _ = writeln!(out, "pseudocode from {} ({})", report.dir, report.source);
     let _ = writeln!(
         out,
-        "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>8} {:>7} {:>8}",
+        "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>7} {:>8}",
         "generation",
         "entries",
         "typed",
         "parsed",
         "prose",
         "failed",
+        "overridden",
+        "explained",
         "parsed%",
         "typed%",
         "helpers"
@@ -260,13 +316,15 @@ pub fn render_text(report: &Report) -> String {
     for g in &report.generations {
         let _ = writeln!(
             out,
-            "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>7.1}% {:>6.1}% {:>8}",
+            "{:<10} {:>7} {:>6} {:>6} {:>6} {:>6} {:>10} {:>9} {:>7.1}% {:>6.1}% {:>8}",
             g.generation,
             g.entries,
             g.typed,
             g.parsed,
             g.prose,
             g.failed,
+            g.overridden,
+            g.explained,
             100.0 * g.parse_rate,
             100.0 * g.type_rate,
             g.helpers
@@ -292,6 +350,18 @@ pub fn render_text(report: &Report) -> String {
                 out,
                 "{file}:{}:{}: {} [parse:{}] {}",
                 f.line, f.column, f.name, f.cause, f.message
+            );
+        }
+        for a in &g.accounted {
+            let how = if a.executable {
+                "overridden"
+            } else {
+                "not executable"
+            };
+            let _ = writeln!(
+                out,
+                "{file}:{}: {} [{how}: {}] {}",
+                a.line, a.name, a.location, a.reason
             );
         }
         for t in &g.type_errors {

@@ -1635,7 +1635,8 @@ impl<'a> Checker<'a> {
             A::Index { base, index } => self.index_place(base, index, span),
             A::Slice { base, hi, lo } => {
                 let (lo, width, reversed) = self.slice_bounds(hi, lo, span)?;
-                let b = self.place(base, None)?;
+                let mut b = self.place(base, None)?;
+                self.widen_written_operand(&mut b, &lo, width);
                 self.check_place_range(&b, &lo, width, span);
                 mk(
                     Ty::bits(width),
@@ -1649,7 +1650,8 @@ impl<'a> Checker<'a> {
             A::PartSelect { base, start, width } => {
                 let w = self.const_width(width)?;
                 let lo = self.index_expr(start);
-                let b = self.place(base, None)?;
+                let mut b = self.place(base, None)?;
+                self.widen_written_operand(&mut b, &lo, w);
                 self.check_place_range(&b, &lo, w, span);
                 mk(
                     Ty::bits(w),
@@ -1672,6 +1674,24 @@ impl<'a> Checker<'a> {
                 self.error("not-assignable", span, format!("`{e}` cannot be assigned"));
                 None
             }
+        }
+    }
+
+    /// An operand of the mnemonic's natural width written in parts beyond it is as wide as
+    /// its parts: `DS_READ2_B32` writes `RETURN_DATA[63 : 32]` (two dwords of a `_B32`
+    /// instruction), `DS_READ2_B64` bits up to 127. Typed at the natural width, the high
+    /// parts would be cut off when the whole operand is stored back.
+    fn widen_written_operand(&self, base: &mut Place, lo: &Expr, width: u32) {
+        let (PlaceKind::Reg(n), ExprKind::Int(l)) = (&base.kind, &lo.kind) else {
+            return;
+        };
+        let natural = matches!(
+            self.predeclared(n),
+            Some(NameKind::Register(Width::Natural))
+        );
+        let end = l.saturating_add(width as u128);
+        if natural && end > base.ty.width as u128 && end <= 1024 {
+            base.ty = Ty::bits((end as u32).div_ceil(32) * 32);
         }
     }
 

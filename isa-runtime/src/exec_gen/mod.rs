@@ -16,7 +16,11 @@
 //! calculation per encoding family ([`global_addr`], ...), VOP3 input/output modifiers
 //! ([`Mods`]) and value coercions for helper calls ([`co`]).
 
+pub mod buffer;
+pub mod format;
 pub mod overrides;
+
+pub use buffer::{buf_read, buf_write, BufferRange, BufferResource};
 
 use crate::exec::float::{self as fl, SoftFloat, F16, F32, F64};
 use crate::exec::wave::{LaneIter, Special, Src, MAX_LANES};
@@ -255,7 +259,10 @@ pub mod field {
     pub const BOUND_CTRL: usize = 39;
     /// DPP16/DPP8 (RDNA): read inactive source lanes too.
     pub const FI: usize = 40;
-    pub const COUNT: usize = 41;
+    /// MUBUF/MTBUF: VADDR holds an index (IDXEN) and/or an offset (OFFEN).
+    pub const IDXEN: usize = 41;
+    pub const OFFEN: usize = 42;
+    pub const COUNT: usize = 43;
     pub const NAMES: [&str; COUNT] = [
         "OFFSET",
         "OFFSET0",
@@ -298,6 +305,8 @@ pub mod field {
         "TH",
         "BOUND_CTRL",
         "FI",
+        "IDXEN",
+        "OFFEN",
     ];
 }
 
@@ -1376,6 +1385,13 @@ pub fn scratch_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u
 /// CDNA's IMM = 0 makes OFFSET an SGPR number).
 pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
     let base = read_scalar(w, b.op(d, role::SBASE)?, 64, false)? as u64 & !3;
+    // `S_BUFFER_*`: SBASE is a buffer resource, whose base is its low 48 bits (the stride
+    // and swizzle bits above it are not part of the address).
+    let base = if b.sizes[role::SBASE] == 128 {
+        base & 0xffff_ffff_ffff
+    } else {
+        base
+    };
     let soffset = if b.has(role::SOFFSET)
         && (!b.has_field(field::SOFFSET_EN) || b.field(d, field::SOFFSET_EN) != 0)
     {
@@ -1395,34 +1411,6 @@ pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
         signed_field(d, b, field::OFFSET) as u64
     };
     Ok(base.wrapping_add(soffset).wrapping_add(offset))
-}
-
-/// A buffer address (untyped buffer, no swizzle, no range check beyond the memory's own):
-/// the resource's 48-bit base, plus SOFFSET, plus the instruction offset, plus the lane's
-/// VADDR offset when the form has one.
-pub fn buffer_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u64, ExecError> {
-    let rsrc = read_scalar(w, b.op(d, role::SRSRC)?, 128, false)?;
-    let base = rsrc as u64 & 0xffff_ffff_ffff;
-    let soffset = match b
-        .has(role::SOFFSET)
-        .then(|| b.op(d, role::SOFFSET))
-        .transpose()?
-    {
-        Some(s) => read_scalar(w, s, 32, false).unwrap_or(0) as u64,
-        None => 0,
-    };
-    let voff = match b
-        .has(role::VADDR)
-        .then(|| b.op(d, role::VADDR))
-        .transpose()?
-    {
-        Some(s @ (Src::Vgpr(_) | Src::Agpr(_))) => read_lane(w, s, lane, 32, false)? as u64,
-        _ => 0,
-    };
-    Ok(base
-        .wrapping_add(soffset)
-        .wrapping_add(b.field(d, field::OFFSET))
-        .wrapping_add(voff))
 }
 
 /// Whether a flat/global/scratch/buffer atomic returns the value it replaced (its form has a
@@ -1450,14 +1438,19 @@ pub enum AddrKind {
 }
 
 /// The addresses of every lane of a vector memory instruction, computed once per
-/// instruction (the operands are read once, not per lane).
-pub struct LaneAddrs([u64; MAX_LANES]);
+/// instruction (the operands are read once, not per lane), and for buffer instructions the
+/// range the resource allows.
+pub struct LaneAddrs {
+    addrs: [u64; MAX_LANES],
+    range: BufferRange,
+}
 
 impl LaneAddrs {
     /// Computes the active lanes' addresses (see [`global_addr`], [`flat_addr`],
-    /// [`scratch_addr`], [`buffer_addr`]).
+    /// [`scratch_addr`], [`buffer::buffer_lanes`]).
     pub fn new(w: &Wave, d: &Decoded, b: &Binding, kind: AddrKind) -> Result<LaneAddrs, ExecError> {
         let mut a = [0u64; MAX_LANES];
+        let mut range = BufferRange::ALL;
         let exec = w.exec_mask();
         match kind {
             AddrKind::Global => {
@@ -1496,18 +1489,21 @@ impl LaneAddrs {
                     a[lane] = scratch_addr(w, d, b, lane)?;
                 }
             }
-            AddrKind::Buffer => {
-                for lane in LaneIter(exec) {
-                    a[lane] = buffer_addr(w, d, b, lane)?;
-                }
-            }
+            AddrKind::Buffer => range = buffer::buffer_lanes(w, d, b, &mut a)?,
         }
-        Ok(LaneAddrs(a))
+        Ok(LaneAddrs { addrs: a, range })
     }
 
     #[inline]
     pub fn at(&self, lane: usize) -> u64 {
-        self.0[lane & (MAX_LANES - 1)]
+        self.addrs[lane & (MAX_LANES - 1)]
+    }
+
+    /// Whether `lane` may access `addr` (always, except where a buffer's range check says
+    /// otherwise).
+    #[inline]
+    pub fn in_range(&self, lane: usize, addr: u64) -> bool {
+        self.range.contains(lane, addr)
     }
 }
 

@@ -9,7 +9,7 @@
 //! | `S0` `SRC0` `S`, `S1` `SRC1`, `S2` `SRC2`, `S3` | S0..S3 | the form's explicit input operands in order (`SSRC0`/`SRC0`/`VSRC0`/`LITERAL`, then `SSRC1`/`VSRC1`/`SRC1`/`LITERAL`, then `SRC2`); SOPK: `SDST` when it is an input (never `SIMM16`) | - | - | - |
 //! | `D0` `D` `DST` `SDST` `VDST` | D0 | the first output: the explicit one (`SDST`, `VDST`), else the implicit VCC/EXEC (VOPC) | - | - | - |
 //! | `D1` | D1 | the second explicit output (VOP3SD's `SDST` carry-out) | - | - | - |
-//! | `RETURN_DATA`, `VDATA` written, `VDST` | VDST | - | `VDST` (absent in non-returning forms: writes are dropped) | `VDST` | - |
+//! | `RETURN_DATA`, `VDATA` written, `VDST` | VDST | - | `VDST` (absent in non-returning forms: writes are dropped) | `VDST`; MUBUF/MTBUF: `VDATA` | - |
 //! | `DATA` `DATA0`, `VDATA` read | DATA | - | `DATA0` | `DATA` / `VSRC` | - |
 //! | `DATA1` `DATA2` | DATA1 | - | `DATA1` | - | - |
 //! | `SDATA` | SDATA | - | - | - | `SDATA` |
@@ -24,8 +24,10 @@
 //! generations and some truncate 64-bit addresses): global = `SADDR` + the lane's 32-bit
 //! `ADDR`, or the lane's 64-bit `ADDR` when `SADDR` is off, + signed `OFFSET`; flat = 64-bit
 //! `ADDR` + `OFFSET`; scratch = `ADDR` + `SADDR` + `OFFSET` in the lane's private memory;
-//! SMEM = `SBASE` + `SOFFSET` + `OFFSET`; MUBUF = resource base + `SOFFSET` + `OFFSET` + the
-//! lane's `VADDR`. `CalcDsAddr(a, b, c)` is `a + b + c` (32-bit).
+//! SMEM = `SBASE` + `SOFFSET` + `OFFSET`; MUBUF/MTBUF = resource base + `SOFFSET` +
+//! `OFFSET` plus the lane's offset and stride × index from `VADDR` (`OFFEN`, `IDXEN`),
+//! range-checked by the resource (`isa-runtime/src/exec_gen/buffer.rs`). `CalcDsAddr(a, b,
+//! c)` is `a + b + c` (32-bit).
 //!
 //! VOP3 forms of instructions that read or write VCC in their VOP2/VOPC forms name the mask
 //! with an operand instead: a VCC read is the third source when the pseudocode does not use
@@ -321,6 +323,8 @@ pub(crate) const FIELDS: &[(&str, &[&str])] = &[
     ("TH", &["TH"]),
     ("BOUND_CTRL", &["BOUND_CTRL", "BC"]),
     ("FI", &["FI"]),
+    ("IDXEN", &["IDXEN"]),
+    ("OFFEN", &["OFFEN"]),
 ];
 
 /// What a pseudocode name refers to, in an instruction of a family.
@@ -371,7 +375,8 @@ pub(crate) fn resolve(name: &str, family: Family) -> Option<NameRef> {
         "DATA1" | "DATA2" => Role(Role::Data1),
         "SDATA" => Role(Role::Sdata),
         // Addresses.
-        "ADDR" | "vgpr_a" if family == Ds => Role(Role::Addr),
+        // CDNA's DS_WRXCHG2*_RTN entries call the lane's address `ADDR_BASE`.
+        "ADDR" | "vgpr_a" | "ADDR_BASE" if family == Ds => Role(Role::Addr),
         "ADDR" | "v_addr" | "vgpr_o" | "v_addr_off" if family.is_vmem() => MemAddr,
         "ADDR" if family == Smem => MemAddr,
         "VADDR" if family == Buffer => Role(Role::Vaddr),
@@ -600,6 +605,11 @@ pub(crate) fn bind_form(
         if family == Family::Buffer {
             if let Some(i) = by_field(&["VADDR"]) {
                 set(&mut b, Role::Vaddr, i);
+            }
+            // MUBUF/MTBUF have one data operand, VDATA: what loads write and atomics return
+            // as well as what stores and atomics read.
+            if let Some(i) = by_field(&["VDATA"]) {
+                set(&mut b, Role::Vdst, i);
             }
         }
     }

@@ -14,8 +14,18 @@ pub(crate) enum Builtin {
     Halt { always: bool, reason: &'static str },
     /// Nothing to do in the emulator.
     NoOp(&'static str),
+    /// `S_MEMTIME`/`S_MEMREALTIME`: SDATA (64 bits) gets the wave's clock, which the emulator
+    /// ticks once per executed instruction (`Wave::steps`).
+    Clock(&'static str),
+    /// `V_CLREXCP`: clears the exception bits of TRAPSTS (EXCP, bits 8:0).
+    ClearExceptions(&'static str),
     /// A Rust executor in `exec_gen::overrides` (its function name).
     RustOverride {
+        function: &'static str,
+        reason: &'static str,
+    },
+    /// A Rust executor in `exec_gen` that also reaches memory (`format::<function>`).
+    RustMem {
         function: &'static str,
         reason: &'static str,
     },
@@ -28,6 +38,7 @@ const CACHE: &str = "cache and prefetch control; the emulator has no caches";
 const SCHED: &str = "scheduling hint; no effect on results";
 const DIV: &str = "AMD's pseudocode compares with DENORM where it means \"is denormal\" and its scale factors do not undo each other; the project's model keeps LLVM's division sequence correctly rounded";
 const FIXUP: &str = "AMD's pseudocode reads operands through f64 and leaves dead cases; the project's model gives the IEEE special cases of the quotient";
+const FORMAT: &str = "AMD's pseudocode converts through ConvertFromFormat/ConvertToFormat and says the access size depends on the format; the project's model converts by the GFX9 data and number format tables";
 const TRIG: &str = "AMD's pseudocode needs a 1201-bit constant the type checker rejects; the project's model takes the 53-bit segment of 2/pi from a table";
 
 /// The decision for `name` (AMD's instruction name), if any.
@@ -42,6 +53,12 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
     }
     if n.starts_with("DS_GWS_") {
         return Some(Unsupported("global wave sync (GWS) is not modelled"));
+    }
+    if let Some(function) = FORMAT_OPS.iter().find(|f| f.eq_ignore_ascii_case(&n)) {
+        return Some(RustMem {
+            function,
+            reason: FORMAT,
+        });
     }
     if n.starts_with("S_WAITCNT") || (n.starts_with("S_WAIT_") && n != "S_WAIT_EVENT") {
         return Some(NoOp(WAIT));
@@ -62,7 +79,11 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
             always: true,
             reason: "sends a message (not modelled) and halts",
         },
-        "S_NOP" | "V_NOP" => NoOp("does nothing"),
+        "S_NOP" | "V_NOP" | "DS_NOP" => NoOp("does nothing"),
+        "S_MEMTIME" | "S_MEMREALTIME" => Clock(
+            "a free-running 64-bit counter; the emulator's clock ticks once per instruction the wave executes",
+        ),
+        "V_CLREXCP" => ClearExceptions("clears TRAPSTS's exception bits (EXCP, bits 8:0)"),
         "S_WAIT_EVENT" | "S_SLEEP" | "S_WAKEUP" => NoOp(WAIT),
         "S_SETPRIO"
         | "S_CLAUSE"
@@ -149,3 +170,41 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
         _ => return None,
     })
 }
+
+/// The typed buffer loads and stores run by `exec_gen::format` (GFX9 line only).
+pub(crate) const FORMAT_OPS: &[&str] = &[
+    "buffer_load_format_x",
+    "buffer_load_format_xy",
+    "buffer_load_format_xyz",
+    "buffer_load_format_xyzw",
+    "buffer_store_format_x",
+    "buffer_store_format_xy",
+    "buffer_store_format_xyz",
+    "buffer_store_format_xyzw",
+    "buffer_load_format_d16_x",
+    "buffer_load_format_d16_xy",
+    "buffer_load_format_d16_xyz",
+    "buffer_load_format_d16_xyzw",
+    "buffer_store_format_d16_x",
+    "buffer_store_format_d16_xy",
+    "buffer_store_format_d16_xyz",
+    "buffer_store_format_d16_xyzw",
+    "buffer_load_format_d16_hi_x",
+    "buffer_store_format_d16_hi_x",
+    "tbuffer_load_format_x",
+    "tbuffer_load_format_xy",
+    "tbuffer_load_format_xyz",
+    "tbuffer_load_format_xyzw",
+    "tbuffer_store_format_x",
+    "tbuffer_store_format_xy",
+    "tbuffer_store_format_xyz",
+    "tbuffer_store_format_xyzw",
+    "tbuffer_load_format_d16_x",
+    "tbuffer_load_format_d16_xy",
+    "tbuffer_load_format_d16_xyz",
+    "tbuffer_load_format_d16_xyzw",
+    "tbuffer_store_format_d16_x",
+    "tbuffer_store_format_d16_xy",
+    "tbuffer_store_format_d16_xyz",
+    "tbuffer_store_format_d16_xyzw",
+];

@@ -1021,7 +1021,11 @@ impl<'a> Lower<'a> {
                 let a = self.address(addr)?;
                 let sp = self.space(*space)?;
                 let lane = self.lane_opt();
-                quote!({ let a__: u64 = #a; rt::mem_write(w, mem, lds, #sp, a__, #bytes, #bits, #lane)?; })
+                if self.buffer_range_checked(*space) {
+                    quote!({ let a__: u64 = #a; rt::buf_write(w, mem, &lane_addrs, lane, a__, #bytes, #bits)?; })
+                } else {
+                    quote!({ let a__: u64 = #a; rt::mem_write(w, mem, lds, #sp, a__, #bytes, #bits, #lane)?; })
+                }
             }
             PlaceKind::Vgpr { lane, reg } => {
                 let l = self.u64_of(lane)?;
@@ -1206,7 +1210,9 @@ impl<'a> Lower<'a> {
         if self.name_ref_opt(name) != Some(NameRef::Vdata) {
             return None;
         }
-        Some(if write {
+        // An entry that writes VDATA (a load writing it in parts: `VDATA[63 : 32] = ...`)
+        // reads back what it wrote: the returned data, not the data operand.
+        Some(if write || self.known_written.contains(&Role::Vdst) {
             Role::Vdst
         } else if self.role_present(Role::Data) {
             Role::Data
@@ -1352,10 +1358,12 @@ impl<'a> Lower<'a> {
                 let a = self.address(addr)?;
                 let sp = self.space(*space)?;
                 let lane = self.lane_opt();
-                from_bits(
-                    quote!(rt::mem_read(w, &*mem, &*lds, #sp, #a, #bytes, #lane)?),
-                    ty,
-                )?
+                let read = if self.buffer_range_checked(*space) {
+                    quote!(rt::buf_read(w, &*mem, &lane_addrs, lane, #a, #bytes)?)
+                } else {
+                    quote!(rt::mem_read(w, &*mem, &*lds, #sp, #a, #bytes, #lane)?)
+                };
+                from_bits(read, ty)?
             }
             ExprKind::Vgpr { lane, reg } => {
                 let l = self.u64_of(lane)?;
@@ -1621,6 +1629,16 @@ impl<'a> Lower<'a> {
             )?;
         }
         Ok(tokens)
+    }
+
+    /// Buffer memory accesses go through the resource's range check (`rt::buf_read`,
+    /// `rt::buf_write`: out-of-range reads give 0, writes are dropped); the check is part of
+    /// the lanes' buffer addresses.
+    fn buffer_range_checked(&self, space: Space) -> bool {
+        space == Space::Mem
+            && self.cx.family == Family::Buffer
+            && self.lane_addrs.is_some()
+            && self.lane_mode()
     }
 
     fn mem_addr(&mut self) -> Res<TokenStream> {

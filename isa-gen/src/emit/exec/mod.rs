@@ -372,8 +372,13 @@ fn find_semantics(
         return unsupported("no form of the instruction can be decoded".into());
     }
     if let Some(b) = builtin::builtin(&ins.name) {
+        let gfx9 = generation.is_some_and(|g| g.is_cdna() && g != Generation::Cdna5);
         return match b {
             Builtin::Unsupported(r) => unsupported(r.to_string()),
+            Builtin::RustMem { .. } if !gfx9 => unsupported(
+                "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled"
+                    .into(),
+            ),
             b => Found::Builtin(b),
         };
     }
@@ -392,6 +397,9 @@ fn find_semantics(
         .chain(ins.aliases.iter().map(String::as_str))
         .collect();
     if let Some(o) = sem.override_for(g, &ins.name) {
+        if !o.executable {
+            return unsupported(o.reason.clone());
+        }
         return Found::Entry {
             entry: Box::new(crate::pcode::corpus::classify(&o.raw, Some(g))),
             status: Status::Override,
@@ -485,13 +493,17 @@ fn plan(
         Found::Unsupported(p, why) => return (Plan::Unsupported, Status::Unsupported, p, why),
         Found::Builtin(b) => {
             return match b {
-                Builtin::RustOverride { reason, .. } => (
+                Builtin::RustOverride { reason, .. } | Builtin::RustMem { reason, .. } => (
                     Plan::Builtin(b),
                     Status::Override,
                     "hand-written".into(),
                     reason.into(),
                 ),
-                Builtin::EndProgram(r) | Builtin::Barrier(r) | Builtin::NoOp(r) => (
+                Builtin::EndProgram(r)
+                | Builtin::Barrier(r)
+                | Builtin::NoOp(r)
+                | Builtin::Clock(r)
+                | Builtin::ClearExceptions(r) => (
                     Plan::Builtin(b),
                     Status::Builtin,
                     "builtin".into(),
@@ -589,6 +601,16 @@ fn builtin_body(b: Builtin) -> TokenStream {
         Builtin::EndProgram(_) => quote!(Ok(Flow::EndProgram)),
         Builtin::Barrier(_) => quote!(Ok(Flow::Barrier)),
         Builtin::NoOp(_) => quote!(Ok(Flow::Next)),
+        Builtin::Clock(_) => quote! {
+            let b = rt::Binding::of(d, &BINDINGS)?;
+            let t = w.steps as u128;
+            rt::write_scalar(w, b.op(d, rt::role::SDATA)?, 64, t)?;
+            Ok(Flow::Next)
+        },
+        Builtin::ClearExceptions(_) => quote! {
+            w.trapsts &= !0x1ff;
+            Ok(Flow::Next)
+        },
         Builtin::Halt { always: true, .. } => quote!(Ok(Flow::Halt)),
         Builtin::Halt { always: false, .. } => quote! {
             let simm = d.field("SIMM16").unwrap_or(0);
@@ -597,6 +619,10 @@ fn builtin_body(b: Builtin) -> TokenStream {
         Builtin::RustOverride { function, .. } => {
             let f = format_ident!("{}", function);
             quote!(rt::overrides::#f(w, d, &BINDINGS))
+        }
+        Builtin::RustMem { function, .. } => {
+            let f = format_ident!("{}", function);
+            quote!(rt::format::#f(w, d, &BINDINGS, mem))
         }
         Builtin::Unsupported(r) => quote!(Err(ExecError::unsupported(d.mnemonic(), #r))),
     }

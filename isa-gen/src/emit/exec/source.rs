@@ -54,6 +54,9 @@ pub struct OverrideEntry {
     pub location: String,
     pub reason: String,
     pub scope: String,
+    /// `false` for an entry that only says why the instruction cannot run (`// not
+    /// executable: ...`, no code): it accounts for AMD's entry without giving semantics.
+    pub executable: bool,
     pub raw: crate::pcode::corpus::RawEntry,
 }
 
@@ -202,21 +205,28 @@ impl Semantics {
             }
             let shown = display_path(&path);
             for r in raw {
-                let reason = r
-                    .text
-                    .lines()
-                    .find_map(|l| l.trim().strip_prefix("// reason:"))
-                    .map(|s| s.trim().to_string());
+                let reason = r.text.lines().find_map(|l| {
+                    let l = l.trim();
+                    l.strip_prefix("// reason:")
+                        .map(|s| (s.trim().to_string(), true))
+                        .or_else(|| {
+                            l.strip_prefix("// not executable:")
+                                .map(|s| (s.trim().to_string(), false))
+                        })
+                });
                 let location = format!("{shown}:{}", r.header_line);
                 match reason {
-                    Some(reason) if !reason.is_empty() => self.overrides.push(OverrideEntry {
-                        location,
-                        reason,
-                        scope: scope.clone(),
-                        raw: r,
-                    }),
+                    Some((reason, executable)) if !reason.is_empty() => {
+                        self.overrides.push(OverrideEntry {
+                            location,
+                            reason,
+                            scope: scope.clone(),
+                            executable,
+                            raw: r,
+                        })
+                    }
                     _ => self.problems.push(format!(
-                        "{location}: override of {} has no `// reason:` line",
+                        "{location}: override of {} has no `// reason:` or `// not executable:` line",
                         r.name
                     )),
                 }
@@ -258,6 +268,17 @@ impl Semantics {
                 .map(|s| &*Box::leak(Box::new(s)))
         })
     }
+}
+
+/// Moves the entries of `report` that do not parse but that the project's override layer
+/// answers for (its own pseudocode, or a reason) from its failures to its accounted entries.
+pub fn account_overrides(report: &mut crate::pcode::report::Report) {
+    let sem = Semantics::load_from(None, &overrides_dir(), &kernels_dir());
+    crate::pcode::report::account(report, &|gen, name| {
+        let g = Generation::from_name(gen)?;
+        sem.override_for(g, name)
+            .map(|o| (o.executable, o.location.clone(), o.reason.clone()))
+    });
 }
 
 fn is_scope(s: &str) -> bool {

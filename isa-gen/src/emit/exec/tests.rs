@@ -280,13 +280,41 @@ fn override_entries_need_a_reason_and_a_known_scope() {
 
 #[test]
 fn project_pseudocode_types_and_lowers() {
-    // Every entry of the override layer and of the fixture pseudocode type-checks.
+    // Every executable entry of the override layer and of the fixture pseudocode
+    // type-checks and lowers; entries that only say why an instruction cannot run hold no
+    // code.
     let sem = fresh();
     for o in &sem.overrides {
         let g = Generation::from_name(&o.scope).unwrap_or(Generation::Rdna4);
         let e = crate::pcode::corpus::classify(&o.raw, Some(g));
+        if !o.executable {
+            assert_ne!(
+                e.class.label(),
+                "typed",
+                "{} {}: code in a reason-only entry",
+                o.location,
+                o.raw.name
+            );
+            continue;
+        }
         assert_eq!(e.class.label(), "typed", "{} {}", o.location, o.raw.name);
+        let c = crate::pcode::corpus::GenerationCorpus {
+            generation: Some(g),
+            file: o.location.clone().into(),
+            entries: vec![e],
+            layout_problems: Vec::new(),
+        };
+        for l in corpus::lower_corpus(&c) {
+            assert!(
+                l.result.is_ok(),
+                "{} {}: {:?}",
+                o.location,
+                l.name,
+                l.result.err()
+            );
+        }
     }
+    assert!(sem.problems.is_empty(), "{:?}", sem.problems);
     for (g, c) in &sem.kernels {
         for e in &c.entries {
             assert_eq!(e.class.label(), "typed", "{g} {}", e.name);
