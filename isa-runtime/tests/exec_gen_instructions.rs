@@ -548,9 +548,14 @@ fn v_cmp_writes_masks_and_clears_inactive_lanes() {
             w.write_vgpr_b64(2, l, y as u64).unwrap();
         }
         w.exec = 0xffff_0f0f;
-        let vcc = if n == 64 { "vcc" } else { "vcc_lo" };
-        let _ = vcc;
-        run_ok(spec, &t, "v_cmpx_lt_i64_e32 v[0:1], v[2:3]", &mut w);
+        // GFX9 writes VCC beside EXEC and names it; later generations write EXEC only.
+        let plain = "v_cmpx_lt_i64_e32 v[0:1], v[2:3]";
+        let text = if isa_runtime::assemble_instruction(spec, plain).is_ok() {
+            plain
+        } else {
+            "v_cmpx_lt_i64_e32 vcc, v[0:1], v[2:3]"
+        };
+        run_ok(spec, &t, text, &mut w);
         let expect = (0..n)
             .filter(|&l| 0xffff_0f0fu64 >> l & 1 != 0 && (l as i64 - 10) * 0x1_0000_0001 < 3)
             .fold(0u64, |m, l| m | 1 << l);
@@ -588,17 +593,23 @@ fn scalar_and_global_memory() {
             };
             // SBASE s[4:5], no SGPR offset, immediate offset (the fields differ: RDNA's
             // SOFFSET is NULL, CDNA's SOFFSET_EN is 0).
+            // The immediate offset is OFFSET, or IOFFSET on GFX12.
             let smem = |n: &str, sdata: u32, offset: u64| {
-                let mut f = vec![
-                    ("SDATA", F::S(sdata)),
-                    ("SBASE", F::S(4)),
-                    ("OFFSET", F::Raw(offset)),
-                ];
                 let enc = spec
                     .encodings
                     .iter()
                     .find(|e| e.name == "ENC_SMEM")
                     .unwrap();
+                let offset_field = if enc.fields.iter().any(|f| f.name == "IOFFSET") {
+                    "IOFFSET"
+                } else {
+                    "OFFSET"
+                };
+                let mut f = vec![
+                    ("SDATA", F::S(sdata)),
+                    ("SBASE", F::S(4)),
+                    (offset_field, F::Raw(offset)),
+                ];
                 if enc.fields.iter().any(|f| f.name == "SOFFSET_EN") {
                     f.push(("SOFFSET_EN", F::Raw(0)));
                     f.push(("IMM", F::Raw(1)));
