@@ -133,6 +133,10 @@ struct RunArgs {
     /// Instructions one wave may run before the run stops (endless loops).
     #[arg(long, default_value_t = 10_000_000)]
     max_steps: u64,
+    /// Run workgroups on N threads at once (0: one per core). Global memory is shared;
+    /// atomics are indivisible. --trace runs on one thread.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: usize,
 }
 
 const RUN_EXAMPLE: &str =
@@ -189,10 +193,19 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     };
     let program = Program::load(spec, &code, 0, &table);
     let used = launch::registers_used(&program);
+    let threads = match cli.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
     let result = if cli.trace {
+        if threads > 1 {
+            return Err("--trace runs on one thread: drop --threads".into());
+        }
         let mut stdout = std::io::stdout().lock();
         let mut tracer = report::TraceWriter::new(&mut stdout);
         launch::run(&program, &setup, Some(&mut tracer))
+    } else if threads > 1 {
+        launch::run_threads(&program, &setup, threads)
     } else {
         launch::run(&program, &setup, None)
     };

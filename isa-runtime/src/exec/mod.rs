@@ -15,6 +15,7 @@
 //! - [`helpers`]: the pseudocode's helper functions (`isNAN`, `signext`, `CalcDsAddr`, ...),
 //!   with [`helpers::HELPERS`] mapping each pseudocode name to its Rust function.
 //! - [`matrix`]: the matrix cores (MFMA, SMFMAC, block-scaled MFMA) as one table-driven model.
+//! - [`parallel`]: workgroups on several threads over a shared memory ([`parallel::dispatch_parallel`]).
 //! - [`dispatch`](mod@dispatch): [`Program`] (a decoded code object), [`ExecutorTable`],
 //!   [`dispatch()`].
 //!
@@ -41,6 +42,7 @@ pub mod float;
 pub mod helpers;
 pub mod matrix;
 pub mod memory;
+pub mod parallel;
 pub mod wave;
 
 pub use dispatch::{
