@@ -18,7 +18,7 @@ use std::time::Instant;
 const VECTOR_ADD: &str = r#"
 __attribute__((reqd_work_group_size(256, 1, 1)))
 __kernel void vadd(__global const float *a, __global const float *b, __global float *c) {
-  uint i = get_group_id(0) * 256 + get_local_id(0);
+  uint i = __builtin_amdgcn_workgroup_id_x() * 256 + __builtin_amdgcn_workitem_id_x();
   c[i] = a[i] + b[i];
 }
 "#;
@@ -26,7 +26,7 @@ __kernel void vadd(__global const float *a, __global const float *b, __global fl
 const MATMUL: &str = r#"
 __attribute__((reqd_work_group_size(256, 1, 1)))
 __kernel void matmul(__global const float *a, __global const float *b, __global float *c, uint n) {
-  uint id = get_group_id(0) * 256 + get_local_id(0);
+  uint id = __builtin_amdgcn_workgroup_id_x() * 256 + __builtin_amdgcn_workitem_id_x();
   uint i = id / n, j = id % n;
   float s = 0.0f;
   for (uint k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];

@@ -650,8 +650,8 @@ impl MatrixOp {
     }
 }
 
-/// The executor of every matrix instruction: reads SRC0/SRC1/SRC2 (VGPRs or AGPRs as the
-/// decoder resolved ACC/ACC_CD; SRC2 may be an inline constant), computes, writes VDST.
+/// The executor of every matrix instruction: reads SRC0/SRC1/SRC2 (VGPRs or AGPRs by the
+/// ACC/ACC_CD bits; SRC2 may be an inline constant), computes, writes VDST.
 pub fn execute(w: &mut Wave, d: &Decoded, op: &MatrixOp) -> Result<Flow, ExecError> {
     let mn = d.mnemonic();
     if w.lanes() != 64 {
@@ -673,15 +673,24 @@ pub fn execute(w: &mut Wave, d: &Decoded, op: &MatrixOp) -> Result<Flow, ExecErr
         Kind::F8f6f4 { .. } => op.kpl(e, full) * e.bits() / 32,
         _ => full,
     };
-    let a = Regs::read(w, d.src_of("SRC0")?, dwords(ta, op.a_dwords), false)?;
-    let b = Regs::read(w, d.src_of("SRC1")?, dwords(tb, op.b_dwords), false)?;
-    let vdst = d.src_of("VDST")?;
+    // The operand model names VGPRs; ACC (bit 0: SRC0, bit 1: SRC1) and ACC_CD (VDST and
+    // C) say which are AGPRs, as the disassembler prints them.
+    let acc = field("ACC");
+    let acc_cd = field("ACC_CD") != 0;
+    let file = |s: Src, agpr: bool| match s {
+        Src::Vgpr(r) if agpr => Src::Agpr(r),
+        s => s,
+    };
+    let a = Regs::read(w, file(d.src_of("SRC0")?, acc & 1 != 0), dwords(ta, op.a_dwords), false)?;
+    let b = Regs::read(w, file(d.src_of("SRC1")?, acc & 2 != 0), dwords(tb, op.b_dwords), false)?;
+    let vdst = file(d.src_of("VDST")?, acc_cd);
     let wide = op.acc == Acc::F64;
     let (c, index) = if op.kind == Kind::Sparse {
         let idx = Regs::read(w, d.src_of("SRC2")?, 1, false)?;
         (Regs::read(w, vdst, op.d_dwords, false)?, idx.dwords)
     } else {
-        (Regs::read(w, d.src_of("SRC2")?, op.d_dwords, wide)?, vec![0; 64])
+        let c = file(d.src_of("SRC2")?, acc_cd);
+        (Regs::read(w, c, op.d_dwords, wide)?, vec![0; 64])
     };
     let scales = if matches!(op.kind, Kind::F8f6f4 { scaled: true }) {
         [
