@@ -87,7 +87,8 @@ fn main() {
     for th in [1, threads] {
         let mut m = mem.clone();
         let t = Instant::now();
-        let (stats, _) = dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
+        let (stats, _) =
+            dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
         let f = Figures {
             seconds: t.elapsed().as_secs_f64(),
             instructions: stats.instructions,
@@ -95,8 +96,15 @@ fn main() {
         report("vector add", th, &f, native_s);
         results.push(m.dwords(pc, n).unwrap());
     }
-    assert_eq!(results[0], bits(&native), "vector add differs from the native loop");
-    assert_eq!(results[0], results[1], "parallel vector add differs from serial");
+    assert_eq!(
+        results[0],
+        bits(&native),
+        "vector add differs from the native loop"
+    );
+    assert_eq!(
+        results[0], results[1],
+        "parallel vector add differs from serial"
+    );
 
     // 256×256 matmul, one element per work-item.
     let n = 256usize;
@@ -127,7 +135,8 @@ fn main() {
     for th in [1, threads] {
         let mut m = mem.clone();
         let t = Instant::now();
-        let (stats, _) = dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
+        let (stats, _) =
+            dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
         let f = Figures {
             seconds: t.elapsed().as_secs_f64(),
             instructions: stats.instructions,
@@ -135,6 +144,13 @@ fn main() {
         report("matmul", th, &f, native_s);
         results.push(m.dwords(pc, n * n).unwrap());
     }
-    assert_eq!(results[0], bits(&native), "matmul differs from the native loop");
-    assert_eq!(results[0], results[1], "parallel matmul differs from serial");
+    assert_eq!(
+        results[0],
+        bits(&native),
+        "matmul differs from the native loop"
+    );
+    assert_eq!(
+        results[0], results[1],
+        "parallel matmul differs from serial"
+    );
 }

@@ -575,6 +575,9 @@ fn shared_memory_makes_atomic_sections_indivisible() {
     // Faults are reported as by FlatMemory (past the end, and straddling it).
     let h = shared.handle();
     for addr in [counter + 8, counter + 6] {
-        assert_eq!(h.read_u32(addr).unwrap_err(), flat.read_u32(addr).unwrap_err());
+        assert_eq!(
+            h.read_u32(addr).unwrap_err(),
+            flat.read_u32(addr).unwrap_err()
+        );
     }
 }

@@ -38,7 +38,8 @@ fn encode(e: Elem, fnuz: bool, x: f64) -> u64 {
     match e.format(fnuz) {
         None => x as i64 as u8 as u64,
         Some(fmt) => {
-            let (bits, _) = convert_bits(&Format::F64, &fmt, x.to_bits(), RNE, Overflow::Ieee, true);
+            let (bits, _) =
+                convert_bits(&Format::F64, &fmt, x.to_bits(), RNE, Overflow::Ieee, true);
             let (back, _) = convert_bits(&fmt, &Format::F64, bits, RNE, Overflow::Ieee, true);
             assert_eq!(f64::from_bits(back), x, "{x} is not exact in {e:?}");
             bits
@@ -72,7 +73,8 @@ fn put(regs: &mut [u32], lane: usize, t: usize, bits: u32, v: u64) {
     let off = t * bits as usize;
     let (d, s) = (off / 32, off % 32);
     let mask = u64::MAX >> (64 - bits);
-    let lo = regs[d * 64 + lane] as u64 | (regs.get((d + 1) * 64 + lane).copied().unwrap_or(0) as u64) << 32;
+    let lo = regs[d * 64 + lane] as u64
+        | (regs.get((d + 1) * 64 + lane).copied().unwrap_or(0) as u64) << 32;
     let w = (lo & !(mask << s)) | (v & mask) << s;
     regs[d * 64 + lane] = w as u32;
     if let Some(h) = regs.get_mut((d + 1) * 64 + lane) {
@@ -83,7 +85,15 @@ fn put(regs: &mut [u32], lane: usize, t: usize, bits: u32, v: u64) {
 /// Input lane and value index per AMD's calculator: lane = M·block + M·blocks·⌊k/kpl⌋ + i,
 /// value k mod kpl — for F8F6F4's fp8/bf8 operands, two 16-value chunks per lane (value
 /// 16q + r of lane group g is k = 16·G·q + 16·g + r).
-fn in_lane(op: &MatrixOp, outer: u32, kpl: u32, f8_chunks: bool, x: u32, k: u32, b: u32) -> (usize, usize) {
+fn in_lane(
+    op: &MatrixOp,
+    outer: u32,
+    kpl: u32,
+    f8_chunks: bool,
+    x: u32,
+    k: u32,
+    b: u32,
+) -> (usize, usize) {
     if f8_chunks {
         let groups = 64 / outer;
         let (q, rest) = (k / (16 * groups), k % (16 * groups));
@@ -123,7 +133,13 @@ impl Case {
             a: (0..bl * m * k).map(|_| g.value(ta)).collect(),
             b: (0..bl * k * n).map(|_| g.value(tb)).collect(),
             c: (0..bl * m * n)
-                .map(|_| g.value(if op.acc == Acc::I32 { Elem::I8 } else { Elem::F16 }))
+                .map(|_| {
+                    g.value(if op.acc == Acc::I32 {
+                        Elem::I8
+                    } else {
+                        Elem::F16
+                    })
+                })
                 .collect(),
         }
     }
@@ -274,7 +290,13 @@ fn dense_shapes() -> Vec<MatrixOp> {
 #[test]
 fn every_dense_shape_and_type_equals_the_plain_product() {
     for (n, op) in dense_shapes().iter().enumerate() {
-        check(op, &Modifiers::default(), op.a, op.b, 0x9e37_79b9 + n as u64);
+        check(
+            op,
+            &Modifiers::default(),
+            op.a,
+            op.b,
+            0x9e37_79b9 + n as u64,
+        );
     }
 }
 
@@ -315,7 +337,14 @@ fn f8f6f4_formats_from_cbsz_and_blgp() {
         };
         let z = vec![0u32; 8 * 64];
         let err = o
-            .compute(&bad, &z, &z, &vec![0; dw.2 as usize * 64], &[0; 64], [&[0; 64], &[0; 64]])
+            .compute(
+                &bad,
+                &z,
+                &z,
+                &vec![0; dw.2 as usize * 64],
+                &[0; 64],
+                [&[0; 64], &[0; 64]],
+            )
             .unwrap_err();
         assert!(err.contains("CBSZ 5"), "{err}");
     }
@@ -360,7 +389,9 @@ fn cbsz_and_abid_broadcast_one_block_of_a() {
             abid,
             ..Default::default()
         };
-        let d = o.compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap();
+        let d = o
+            .compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]])
+            .unwrap();
         let group = 1 << cbsz;
         let want = case.expected(&o, |b| b / group * group + abid % group);
         for b in 0..16 {
@@ -399,15 +430,35 @@ fn blgp_swizzles_the_lanes_of_b() {
     for blgp in 1..8 {
         let swizzled: Vec<u32> = (0..64).map(|l| rb[src(blgp, l)]).collect();
         let plain = o
-            .compute(&Modifiers::default(), &ra, &swizzled, &rc, &[0; 64], [&[0; 64], &[0; 64]])
+            .compute(
+                &Modifiers::default(),
+                &ra,
+                &swizzled,
+                &rc,
+                &[0; 64],
+                [&[0; 64], &[0; 64]],
+            )
             .unwrap();
         let mods = Modifiers {
             blgp,
             ..Default::default()
         };
-        let got = o.compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap();
+        let got = o
+            .compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]])
+            .unwrap();
         assert_eq!(got, plain, "BLGP {blgp}");
-        assert_ne!(got, o.compute(&Modifiers::default(), &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap());
+        assert_ne!(
+            got,
+            o.compute(
+                &Modifiers::default(),
+                &ra,
+                &rb,
+                &rc,
+                &[0; 64],
+                [&[0; 64], &[0; 64]]
+            )
+            .unwrap()
+        );
     }
 }
 
@@ -421,16 +472,25 @@ fn f64_neg_bits_negate_a_b_and_c() {
             blgp: neg,
             ..Default::default()
         };
-        let d = o.compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap();
+        let d = o
+            .compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]])
+            .unwrap();
         let sign = |bit: u32| if neg >> bit & 1 != 0 { -1.0 } else { 1.0 };
         for i in 0..16 {
             for j in 0..16 {
                 let mut want = sign(2) * case.c[(i * 16 + j) as usize];
                 for k in 0..4 {
-                    want += sign(0) * sign(1) * case.a[(i * 4 + k) as usize] * case.b[(k * 16 + j) as usize];
+                    want += sign(0)
+                        * sign(1)
+                        * case.a[(i * 4 + k) as usize]
+                        * case.b[(k * 16 + j) as usize];
                 }
                 let (reg, lane) = out_lane(&o, i, j, 0);
-                assert_eq!(read_acc(&o, &d, reg, lane), want, "neg {neg:03b} D[{i}][{j}]");
+                assert_eq!(
+                    read_acc(&o, &d, reg, lane),
+                    want,
+                    "neg {neg:03b} D[{i}][{j}]"
+                );
             }
         }
     }
@@ -468,19 +528,46 @@ fn smfmac_decompresses_a_through_the_indices() {
                     for (n, p) in [first, second].into_iter().enumerate() {
                         let t = 2 * q + n as u32;
                         let kk = grp * 2 * kpl_a + 4 * q + p;
-                        put(&mut ra, lane, t as usize, e.bits(), encode(e, false, case.a[(i * k + kk) as usize]));
+                        put(
+                            &mut ra,
+                            lane,
+                            t as usize,
+                            e.bits(),
+                            encode(e, false, case.a[(i * k + kk) as usize]),
+                        );
                         index[lane] |= p << (2 * t);
                     }
                 }
             }
         }
-        let (_, rb, rc) = case.registers(&MatrixOp { kind: Kind::Dense, a_dwords: dw.1, ..o }, e, e);
-        let d = o.compute(&Modifiers::default(), &ra, &rb, &rc, &index, [&[0; 64], &[0; 64]]).unwrap();
+        let (_, rb, rc) = case.registers(
+            &MatrixOp {
+                kind: Kind::Dense,
+                a_dwords: dw.1,
+                ..o
+            },
+            e,
+            e,
+        );
+        let d = o
+            .compute(
+                &Modifiers::default(),
+                &ra,
+                &rb,
+                &rc,
+                &index,
+                [&[0; 64], &[0; 64]],
+            )
+            .unwrap();
         let want = case.expected(&o, |b| b);
         for i in 0..m {
             for j in 0..o.n {
                 let (reg, lane) = out_lane(&o, i, j, 0);
-                assert_eq!(read_acc(&o, &d, reg, lane), want[(i * o.n + j) as usize], "{e:?} D[{i}][{j}]");
+                assert_eq!(
+                    read_acc(&o, &d, reg, lane),
+                    want[(i * o.n + j) as usize],
+                    "{e:?} D[{i}][{j}]"
+                );
             }
         }
     }
@@ -497,27 +584,51 @@ fn row_sum(row: [f32; 4], c: f32) -> u32 {
     let rb = vec![1f32.to_bits(); 64];
     let mut rc = vec![0u32; 4 * 64];
     rc[0] = c.to_bits();
-    let d = o.compute(&Modifiers::default(), &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap();
+    let d = o
+        .compute(
+            &Modifiers::default(),
+            &ra,
+            &rb,
+            &rc,
+            &[0; 64],
+            [&[0; 64], &[0; 64]],
+        )
+        .unwrap();
     d[0]
 }
 
 #[test]
 fn one_rounding_to_nearest_even_of_the_exact_sum() {
     let ulp = f32::EPSILON / 2.0; // 2^-24
-    // 1 + 2^-24 + 2^-24 is exact in one rounding (a running f32 sum would lose both).
-    assert_eq!(row_sum([1.0, ulp, ulp, 0.0], 0.0), (1.0 + 2.0 * ulp).to_bits());
+                                  // 1 + 2^-24 + 2^-24 is exact in one rounding (a running f32 sum would lose both).
+    assert_eq!(
+        row_sum([1.0, ulp, ulp, 0.0], 0.0),
+        (1.0 + 2.0 * ulp).to_bits()
+    );
     // A tie rounds to even: 1 + 2^-24 → 1, (1 + 2^-23) + 2^-24 → 1 + 2^-22.
     assert_eq!(row_sum([1.0, ulp, 0.0, 0.0], 0.0), 1f32.to_bits());
-    assert_eq!(row_sum([1.0 + 2.0 * ulp, ulp, 0.0, 0.0], 0.0), (1.0 + 4.0 * ulp).to_bits());
+    assert_eq!(
+        row_sum([1.0 + 2.0 * ulp, ulp, 0.0, 0.0], 0.0),
+        (1.0 + 4.0 * ulp).to_bits()
+    );
     // Just above the tie rounds up.
-    assert_eq!(row_sum([1.0, ulp, ulp / 1024.0, 0.0], 0.0), (1.0 + 2.0 * ulp).to_bits());
+    assert_eq!(
+        row_sum([1.0, ulp, ulp / 1024.0, 0.0], 0.0),
+        (1.0 + 2.0 * ulp).to_bits()
+    );
     // Exact cancellation is +0; the sum of negative zeros is −0.
     assert_eq!(row_sum([3.0, -3.0, 0.0, 0.0], 0.0), 0);
     assert_eq!(row_sum([-0.0; 4], -0.0), (-0f32).to_bits());
     // Overflow to ∞, ∞ − ∞ and ∞ × 0 are NaN.
-    assert_eq!(row_sum([f32::MAX, f32::MAX, 0.0, 0.0], 0.0), f32::INFINITY.to_bits());
+    assert_eq!(
+        row_sum([f32::MAX, f32::MAX, 0.0, 0.0], 0.0),
+        f32::INFINITY.to_bits()
+    );
     assert!(f32::from_bits(row_sum([f32::INFINITY, f32::NEG_INFINITY, 0.0, 0.0], 0.0)).is_nan());
-    assert_eq!(row_sum([f32::INFINITY, 1.0, 0.0, 0.0], 0.0), f32::INFINITY.to_bits());
+    assert_eq!(
+        row_sum([f32::INFINITY, 1.0, 0.0, 0.0], 0.0),
+        f32::INFINITY.to_bits()
+    );
 }
 
 #[test]
@@ -531,7 +642,14 @@ fn denormals_are_kept_in_inputs_and_results() {
     ra[0] = 1; // A[0][0] = 2^-24
     let rb = vec![0x3c00_3c00u32; 2 * 64]; // B = 1.0 everywhere
     let d = o
-        .compute(&Modifiers::default(), &ra, &rb, &vec![0; 4 * 64], &[0; 64], [&[0; 64], &[0; 64]])
+        .compute(
+            &Modifiers::default(),
+            &ra,
+            &rb,
+            &vec![0; 4 * 64],
+            &[0; 64],
+            [&[0; 64], &[0; 64]],
+        )
         .unwrap();
     assert_eq!(f32::from_bits(d[0]), 2f32.powi(-24));
 }
@@ -544,7 +662,16 @@ fn integer_results_wrap_and_fnuz_negative_zero_is_nan() {
     let rb = vec![0x0101_0101u32; 2 * 64];
     let mut rc = vec![0u32; 4 * 64];
     rc[0] = i32::MAX as u32;
-    let d = o.compute(&Modifiers::default(), &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]]).unwrap();
+    let d = o
+        .compute(
+            &Modifiers::default(),
+            &ra,
+            &rb,
+            &rc,
+            &[0; 64],
+            [&[0; 64], &[0; 64]],
+        )
+        .unwrap();
     assert_eq!(d[0], i32::MIN as u32);
     // 0x80 is the only NaN of CDNA 3's FNUZ fp8; in OCP's fp8 (CDNA 4) it is −0.
     for (fnuz, nan) in [(true, true), (false, false)] {
@@ -554,7 +681,14 @@ fn integer_results_wrap_and_fnuz_negative_zero_is_nan() {
         ra[0] = 0x80;
         let rb = vec![0x3838_3838u32; 2 * 64];
         let d = o
-            .compute(&Modifiers::default(), &ra, &rb, &vec![0; 4 * 64], &[0; 64], [&[0; 64], &[0; 64]])
+            .compute(
+                &Modifiers::default(),
+                &ra,
+                &rb,
+                &vec![0; 4 * 64],
+                &[0; 64],
+                [&[0; 64], &[0; 64]],
+            )
             .unwrap();
         assert_eq!(f32::from_bits(d[0]).is_nan(), nan, "fnuz {fnuz}");
     }

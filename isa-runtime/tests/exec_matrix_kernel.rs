@@ -69,7 +69,11 @@ fn compiled_mfma_16x16x16_f16_kernel_gives_the_matrix_product() {
     let a: Vec<f32> = (0..256).map(|i| ((i * 7) % 11) as f32 - 5.0).collect();
     let b: Vec<f32> = (0..256).map(|i| ((i * 5) % 9) as f32 * 0.5 - 2.0).collect();
     let mut mem = FlatMemory::new();
-    let bytes16 = |v: &[f32]| v.iter().flat_map(|x| f16(*x).to_le_bytes()).collect::<Vec<u8>>();
+    let bytes16 = |v: &[f32]| {
+        v.iter()
+            .flat_map(|x| f16(*x).to_le_bytes())
+            .collect::<Vec<u8>>()
+    };
     let pa = mem.alloc_bytes(&bytes16(&a), 256);
     let pb = mem.alloc_bytes(&bytes16(&b), 256);
     let pc = mem.alloc(1024, 256);
@@ -100,7 +104,9 @@ fn compiled_mfma_32x32x2_f32_k_loop_over_workgroups() {
         }
     };
     let (groups, k) = (3usize, 16usize);
-    let a: Vec<f32> = (0..groups * 32 * k).map(|i| ((i * 13) % 7) as f32 - 3.0).collect();
+    let a: Vec<f32> = (0..groups * 32 * k)
+        .map(|i| ((i * 13) % 7) as f32 - 3.0)
+        .collect();
     let b: Vec<f32> = (0..k * 32).map(|i| ((i * 3) % 5) as f32 - 2.0).collect();
     let mut mem = FlatMemory::new();
     let dw = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
@@ -118,8 +124,14 @@ fn compiled_mfma_32x32x2_f32_k_loop_over_workgroups() {
     for g in 0..groups {
         for i in 0..32 {
             for j in 0..32 {
-                let want: f32 = (0..k).map(|kk| a[(g * 32 + i) * k + kk] * b[kk * 32 + j]).sum();
-                assert_eq!(f32::from_bits(serial[g * 1024 + i * 32 + j]), want, "group {g} C[{i}][{j}]");
+                let want: f32 = (0..k)
+                    .map(|kk| a[(g * 32 + i) * k + kk] * b[kk * 32 + j])
+                    .sum();
+                assert_eq!(
+                    f32::from_bits(serial[g * 1024 + i * 32 + j]),
+                    want,
+                    "group {g} C[{i}][{j}]"
+                );
             }
         }
     }
@@ -205,7 +217,12 @@ fn cases() -> Vec<Case> {
         Case {
             text: "v_mfma_f32_32x32x8_f16 v[16:31], v[2:3], a[6:7], 1.0",
             bytes: [0x10, 0x00, 0xcc, 0xd3, 0x02, 0x0d, 0xca, 0x13],
-            op: shape((32, 32, 8, 1), (F16, F16, Acc::F32), (2, 2, 16), Kind::Dense),
+            op: shape(
+                (32, 32, 8, 1),
+                (F16, F16, Acc::F32),
+                (2, 2, 16),
+                Kind::Dense,
+            ),
             mods: m(0, 0, 0),
             a: (false, 2, 2),
             b: (true, 6, 2),
@@ -227,7 +244,12 @@ fn cases() -> Vec<Case> {
         Case {
             text: "v_smfmac_f32_16x16x32_f16 v[16:19], v[2:3], v[4:7], v1 abid:1",
             bytes: [0x10, 0x08, 0xe2, 0xd3, 0x02, 0x09, 0x06, 0x04],
-            op: shape((16, 16, 32, 1), (F16, F16, Acc::F32), (2, 4, 4), Kind::Sparse),
+            op: shape(
+                (16, 16, 32, 1),
+                (F16, F16, Acc::F32),
+                (2, 4, 4),
+                Kind::Sparse,
+            ),
             mods: m(0, 1, 0),
             a: (false, 2, 2),
             b: (false, 4, 4),
@@ -238,7 +260,12 @@ fn cases() -> Vec<Case> {
         Case {
             text: "v_mfma_f32_16x16x32_bf8_fp8 v[16:19], v[2:3], v[4:5], v[16:19]",
             bytes: [0x10, 0x00, 0xf1, 0xd3, 0x02, 0x09, 0x42, 0x04],
-            op: shape((16, 16, 32, 1), (Bf8, Fp8, Acc::F32), (2, 2, 4), Kind::Dense),
+            op: shape(
+                (16, 16, 32, 1),
+                (Bf8, Fp8, Acc::F32),
+                (2, 2, 4),
+                Kind::Dense,
+            ),
             mods: m(0, 0, 0),
             a: (false, 2, 2),
             b: (false, 4, 2),
@@ -249,7 +276,12 @@ fn cases() -> Vec<Case> {
         Case {
             text: "v_mfma_f32_16x16x8_xf32 a[0:3], v[2:3], v[4:5], a[0:3]",
             bytes: [0x00, 0x80, 0xbe, 0xd3, 0x02, 0x09, 0x02, 0x04],
-            op: shape((16, 16, 8, 1), (Xf32, Xf32, Acc::F32), (2, 2, 4), Kind::Dense),
+            op: shape(
+                (16, 16, 8, 1),
+                (Xf32, Xf32, Acc::F32),
+                (2, 2, 4),
+                Kind::Dense,
+            ),
             mods: m(0, 0, 0),
             a: (false, 2, 2),
             b: (false, 4, 2),
@@ -287,7 +319,11 @@ fn generated_executors_read_and_write_the_encoded_operands() {
         .collect();
     assert_eq!(matrix.len(), 46);
     for c in &matrix {
-        assert_eq!(c.provenance, "matrix model", "{}: {}", c.instruction, c.reason);
+        assert_eq!(
+            c.provenance, "matrix model",
+            "{}: {}",
+            c.instruction, c.reason
+        );
     }
     let mut seed = 0x1234_5678_9abc_def1u64;
     for case in cases() {

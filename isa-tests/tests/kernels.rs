@@ -195,7 +195,11 @@ fn run(
                     b.name
                 );
             }
-            assert_eq!(p.stats, o.stats, "{}: counts differ on 3 threads", spec.generation);
+            assert_eq!(
+                p.stats, o.stats,
+                "{}: counts differ on 3 threads",
+                spec.generation
+            );
             Ok(o)
         }
         Err(LaunchError::Dispatch(d))

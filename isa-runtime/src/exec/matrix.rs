@@ -186,7 +186,15 @@ pub fn blgp_lane(blgp: u32, l: usize) -> usize {
 
 /// Lane and value index of element `(x, k)` of block `b` of an input with `outer` rows
 /// (A: M) or columns (B: N), `kpl` values per lane and contiguous chunks of `chunk` values.
-pub fn in_pos(outer: u32, blocks: u32, kpl: u32, chunk: u32, x: u32, k: u32, b: u32) -> (usize, usize) {
+pub fn in_pos(
+    outer: u32,
+    blocks: u32,
+    kpl: u32,
+    chunk: u32,
+    x: u32,
+    k: u32,
+    b: u32,
+) -> (usize, usize) {
     let groups = 64 / (outer * blocks);
     let span = chunk * groups;
     let (q, r) = (k / span, k % span);
@@ -229,7 +237,11 @@ impl Regs {
                 // A 64-bit constant fills every register pair.
                 let v = w.read_scalar_b64(s, true)?;
                 for d in 0..count as usize {
-                    let half = if d % 2 == 0 { v as u32 } else { (v >> 32) as u32 };
+                    let half = if d % 2 == 0 {
+                        v as u32
+                    } else {
+                        (v >> 32) as u32
+                    };
                     dwords[d * 64..][..64].fill(half);
                 }
             }
@@ -260,9 +272,17 @@ impl Regs {
 /// A number entering the sum.
 #[derive(Clone, Copy, Debug)]
 enum Term {
-    Zero { neg: bool },
-    Finite { neg: bool, sig: u128, exp: i32 },
-    Inf { neg: bool },
+    Zero {
+        neg: bool,
+    },
+    Finite {
+        neg: bool,
+        sig: u128,
+        exp: i32,
+    },
+    Inf {
+        neg: bool,
+    },
     Nan,
     /// An integer (i8 inputs, i32 accumulators).
     Int(i64),
@@ -396,7 +416,11 @@ impl ExactSum {
         let top = self.limbs.iter().rposition(|&l| l != 0)?;
         // The top two nonzero-or-below limbs as the magnitude, the rest as sticky.
         let hi = self.limbs[top] as u128;
-        let lo = if top > 0 { self.limbs[top - 1] as u128 } else { 0 };
+        let lo = if top > 0 {
+            self.limbs[top - 1] as u128
+        } else {
+            0
+        };
         let sticky = top > 1 && self.limbs[..top - 1].iter().any(|&l| l != 0);
         let mag = hi << 64 | lo;
         let exp = self.base + 64 * (top as i32 - 1);
@@ -623,8 +647,16 @@ impl MatrixOp {
                         let av = a_mat[((blk * m + i) * k) as usize + kk];
                         let scale = if matches!(self.kind, Kind::F8f6f4 { scaled: true }) {
                             let kb = kk as u32 / 32;
-                            let sa = scale_of(0, (i + m * kb) as usize, mods.op_sel & 1 | (mods.op_sel_hi & 1) << 1);
-                            let sb = scale_of(1, (j + n * kb) as usize, (mods.op_sel >> 1) & 1 | (mods.op_sel_hi & 2));
+                            let sa = scale_of(
+                                0,
+                                (i + m * kb) as usize,
+                                mods.op_sel & 1 | (mods.op_sel_hi & 1) << 1,
+                            );
+                            let sb = scale_of(
+                                1,
+                                (j + n * kb) as usize,
+                                (mods.op_sel >> 1) & 1 | (mods.op_sel_hi & 2),
+                            );
                             if sa == 128 || sb == 128 {
                                 // An E8M0 of all ones is NaN.
                                 terms.push(Term::Nan);
@@ -655,7 +687,10 @@ impl MatrixOp {
 pub fn execute(w: &mut Wave, d: &Decoded, op: &MatrixOp) -> Result<Flow, ExecError> {
     let mn = d.mnemonic();
     if w.lanes() != 64 {
-        return Err(ExecError::unsupported(mn, "matrix instructions need wave64"));
+        return Err(ExecError::unsupported(
+            mn,
+            "matrix instructions need wave64",
+        ));
     }
     let field = |f: &str| d.field(f).unwrap_or(0) as u32;
     let mods = Modifiers {
@@ -681,8 +716,18 @@ pub fn execute(w: &mut Wave, d: &Decoded, op: &MatrixOp) -> Result<Flow, ExecErr
         Src::Vgpr(r) if agpr => Src::Agpr(r),
         s => s,
     };
-    let a = Regs::read(w, file(d.src_of("SRC0")?, acc & 1 != 0), dwords(ta, op.a_dwords), false)?;
-    let b = Regs::read(w, file(d.src_of("SRC1")?, acc & 2 != 0), dwords(tb, op.b_dwords), false)?;
+    let a = Regs::read(
+        w,
+        file(d.src_of("SRC0")?, acc & 1 != 0),
+        dwords(ta, op.a_dwords),
+        false,
+    )?;
+    let b = Regs::read(
+        w,
+        file(d.src_of("SRC1")?, acc & 2 != 0),
+        dwords(tb, op.b_dwords),
+        false,
+    )?;
     let vdst = file(d.src_of("VDST")?, acc_cd);
     let wide = op.acc == Acc::F64;
     let (c, index) = if op.kind == Kind::Sparse {

@@ -21,7 +21,9 @@
 //! reported failure is the one of the first workgroup (in grid order) that failed; other
 //! threads stop after their current workgroup.
 
-use super::dispatch::{run_workgroup, setup_wave, DispatchConfig, DispatchError, DispatchStats, Program};
+use super::dispatch::{
+    run_workgroup, setup_wave, DispatchConfig, DispatchError, DispatchStats, Program,
+};
 use super::memory::{locate, FlatMemory, Lds, MemError, Memory, Region};
 use super::wave::Wave;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::*};
@@ -152,7 +154,11 @@ pub fn dispatch_parallel(
     let watched: Mutex<Option<Wave>> = Mutex::new(None);
     let group_of = |i: u64| {
         let (x, rest) = (i % gx as u64, i / gx as u64);
-        [x as u32, (rest % gy as u64) as u32, (rest / gy as u64) as u32]
+        [
+            x as u32,
+            (rest % gy as u64) as u32,
+            (rest / gy as u64) as u32,
+        ]
     };
     // One worker: takes workgroups in grid order until none are left or one failed.
     let worker = |mem: &mut dyn Memory| -> DispatchStats {
@@ -213,14 +219,19 @@ pub fn dispatch_parallel(
                 .collect()
         });
         shared.write_back(mem);
-        parts.into_iter().fold(DispatchStats::default(), |a, b| DispatchStats {
-            workgroups: a.workgroups + b.workgroups,
-            waves: a.waves + b.waves,
-            instructions: a.instructions + b.instructions,
-        })
+        parts
+            .into_iter()
+            .fold(DispatchStats::default(), |a, b| DispatchStats {
+                workgroups: a.workgroups + b.workgroups,
+                waves: a.waves + b.waves,
+                instructions: a.instructions + b.instructions,
+            })
     };
     if let Some((_, e)) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    Ok((stats, watched.into_inner().unwrap_or_else(|p| p.into_inner())))
+    Ok((
+        stats,
+        watched.into_inner().unwrap_or_else(|p| p.into_inner()),
+    ))
 }

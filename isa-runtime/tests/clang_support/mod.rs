@@ -37,15 +37,19 @@ fn tool(name: &str, args: &[&str]) -> Result<(), String> {
 
 /// Compiles OpenCL `source` (one kernel) for gfx942; Err says why (tools absent, errors).
 pub fn compile(name: &str, source: &str) -> Result<Kernel, String> {
-    let dir: PathBuf = std::env::temp_dir().join(format!(
-        "isa-runtime-cl-{}-{name}",
-        std::process::id()
-    ));
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("isa-runtime-cl-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let p = |ext: &str| dir.join(format!("{name}.{ext}")).display().to_string();
     std::fs::write(p("cl"), source).map_err(|e| e.to_string())?;
     let common = [
-        "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx942", "-O2",
+        "-x",
+        "cl",
+        "-cl-std=CL2.0",
+        "-target",
+        "amdgcn-amd-amdhsa",
+        "-mcpu=gfx942",
+        "-O2",
         "-nogpulib",
     ];
     let (cl, s, o, so, bin) = (p("cl"), p("s"), p("o"), p("so"), p("bin"));
@@ -107,9 +111,9 @@ pub fn compile(name: &str, source: &str) -> Result<Kernel, String> {
 /// The full CDNA 3 spec with its executors, if this build has it (AMD's file, not the
 /// fixture: the fixture has no matrix instructions).
 pub fn cdna3() -> Option<(&'static IsaSpec, ExecutorTable)> {
-    let spec = isa_runtime::specs()
-        .into_iter()
-        .find(|s| s.generation == "cdna3" && s.instruction_by_name("V_MFMA_F32_16X16X16_F16").is_some())?;
+    let spec = isa_runtime::specs().into_iter().find(|s| {
+        s.generation == "cdna3" && s.instruction_by_name("V_MFMA_F32_16X16X16_F16").is_some()
+    })?;
     Some((spec, isa_runtime::exec_gen::table(spec)?))
 }
 

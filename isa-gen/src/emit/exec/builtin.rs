@@ -37,7 +37,9 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
     // CDNA's V_MFMA/V_SMFMAC are decided before this (`matrix`); RDNA's wave matrix
     // instructions have a different register layout the model does not cover.
     if ["V_WMMA", "V_SWMMAC"].iter().any(|p| n.starts_with(p)) {
-        return Some(Unsupported("wave matrix instructions (WMMA): AMD gives prose"));
+        return Some(Unsupported(
+            "wave matrix instructions (WMMA): AMD gives prose",
+        ));
     }
     if n.starts_with("DS_GWS_") {
         return Some(Unsupported("global wave sync (GWS) is not modelled"));

@@ -57,7 +57,10 @@ fn operand_dwords(ins: &Instruction, field: &str) -> Option<u32> {
 }
 
 /// The shape of matrix instruction `ins`, or why it has none.
-pub(crate) fn shape(ins: &Instruction, generation: Option<Generation>) -> Result<MatrixShape, String> {
+pub(crate) fn shape(
+    ins: &Instruction,
+    generation: Option<Generation>,
+) -> Result<MatrixShape, String> {
     let sizes = (
         operand_dwords(ins, "SRC0"),
         operand_dwords(ins, "SRC1"),
@@ -191,7 +194,11 @@ impl MatrixShape {
         } else if self.a == self.b {
             self.a.to_ascii_lowercase()
         } else {
-            format!("{}×{}", self.a.to_ascii_lowercase(), self.b.to_ascii_lowercase())
+            format!(
+                "{}×{}",
+                self.a.to_ascii_lowercase(),
+                self.b.to_ascii_lowercase()
+            )
         };
         let what = match self.kind {
             "Sparse" => ", 2:4 sparse A",

@@ -334,9 +334,22 @@ fn helper_table_is_read_from_the_runtime() {
 #[test]
 fn matrix_shapes_come_from_the_name_and_are_checked_against_operand_sizes() {
     use matrix::shape_from;
-    let s = shape_from("V_MFMA_F32_32X32X1_2B_F32", (Some(1), Some(1), Some(32)), None).unwrap();
-    assert_eq!((s.m, s.n, s.k, s.blocks, s.a, s.acc), (32, 32, 1, 2, "F32", "F32"));
-    let s = shape_from("V_MFMA_F32_4X4X4_16B_F16", (Some(2), Some(2), Some(4)), None).unwrap();
+    let s = shape_from(
+        "V_MFMA_F32_32X32X1_2B_F32",
+        (Some(1), Some(1), Some(32)),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (s.m, s.n, s.k, s.blocks, s.a, s.acc),
+        (32, 32, 1, 2, "F32", "F32")
+    );
+    let s = shape_from(
+        "V_MFMA_F32_4X4X4_16B_F16",
+        (Some(2), Some(2), Some(4)),
+        None,
+    )
+    .unwrap();
     assert_eq!((s.blocks, s.a), (16, "F16"));
     // The alias spelling without block count: blocks from the result size.
     let s = shape_from("V_MFMA_F32_16X16X1F32", (Some(1), Some(1), Some(16)), None).unwrap();
@@ -350,9 +363,19 @@ fn matrix_shapes_come_from_the_name_and_are_checked_against_operand_sizes() {
     )
     .unwrap();
     assert_eq!((s.a, s.b, s.fnuz), ("Fp8", "Bf8", true));
-    let s = shape_from("V_MFMA_F32_16X16X16BF16_1K", (Some(2), Some(2), Some(4)), None).unwrap();
+    let s = shape_from(
+        "V_MFMA_F32_16X16X16BF16_1K",
+        (Some(2), Some(2), Some(4)),
+        None,
+    )
+    .unwrap();
     assert_eq!(s.a, "Bf16");
-    let s = shape_from("V_SMFMAC_F32_16X16X32_F16", (Some(2), Some(4), Some(4)), None).unwrap();
+    let s = shape_from(
+        "V_SMFMAC_F32_16X16X32_F16",
+        (Some(2), Some(4), Some(4)),
+        None,
+    )
+    .unwrap();
     assert_eq!(s.kind, "Sparse");
     let s = shape_from(
         "V_MFMA_SCALE_F32_32X32X64_F8F6F4",
@@ -364,7 +387,12 @@ fn matrix_shapes_come_from_the_name_and_are_checked_against_operand_sizes() {
     // Sizes that contradict the name are an error naming both.
     let e = shape_from("V_MFMA_F32_32X32X8_F16", (Some(1), Some(2), Some(16)), None).unwrap_err();
     assert!(e.contains("do not hold"), "{e}");
-    let e = shape_from("V_MFMA_F32_32X32X1_2B_F32", (Some(1), Some(1), Some(16)), None).unwrap_err();
+    let e = shape_from(
+        "V_MFMA_F32_32X32X1_2B_F32",
+        (Some(1), Some(1), Some(16)),
+        None,
+    )
+    .unwrap_err();
     assert!(e.contains("2 blocks"), "{e}");
     assert!(shape_from("V_MFMA_F32_32X32", (Some(1), Some(1), Some(16)), None).is_err());
 }

@@ -371,7 +371,11 @@ fn config(program: &Program, launch: &Launch, prepared: &Prepared) -> DispatchCo
 
 /// [`prepare`], then the grid on `threads` threads (workgroups in parallel over shared global
 /// memory, `isa_runtime::exec::parallel`): the whole launch without a tracer.
-pub fn run_threads(program: &Program, launch: &Launch, threads: usize) -> Result<Outcome, LaunchError> {
+pub fn run_threads(
+    program: &Program,
+    launch: &Launch,
+    threads: usize,
+) -> Result<Outcome, LaunchError> {
     let mut prepared = prepare(launch)?;
     let cfg = config(program, launch, &prepared);
     let watch = launch.watch.map(|id| (id.group, id.wave));
