@@ -49,6 +49,37 @@ fn report(what: &str, threads: usize, f: &Figures, native: f64) {
     );
 }
 
+/// One kernel's launch, timed on one thread and on `threads`.
+struct Run<'a> {
+    prog: &'a isa_runtime::exec::dispatch::Program,
+    cfg: &'a isa_runtime::exec::DispatchConfig,
+    mem: &'a FlatMemory,
+    out: u64,
+    count: usize,
+}
+
+impl Run<'_> {
+    /// Prints the figures of both runs; both must give `native`'s bits.
+    fn compare(&self, what: &str, threads: usize, native_s: f64, native: &[u32]) {
+        for th in [1, threads] {
+            let mut m = self.mem.clone();
+            let t = Instant::now();
+            let (stats, _) = dispatch_parallel(self.prog, self.cfg, &mut m, th, None)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let f = Figures {
+                seconds: t.elapsed().as_secs_f64(),
+                instructions: stats.instructions,
+            };
+            report(what, th, &f, native_s);
+            let got = m.dwords(self.out, self.count).unwrap();
+            assert_eq!(
+                got, native,
+                "{what} on {th} thread(s) differs from the native loop"
+            );
+        }
+    }
+}
+
 fn main() {
     let threads = std::env::args()
         .skip(1)
@@ -83,28 +114,14 @@ fn main() {
     let mut cfg = config(spec, &vadd, (n / 256) as u32, ka);
     cfg.workgroup_size = [256, 1, 1];
     println!("vector add, {n} floats (native loop {:.4} s):", native_s);
-    let mut results = Vec::new();
-    for th in [1, threads] {
-        let mut m = mem.clone();
-        let t = Instant::now();
-        let (stats, _) =
-            dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
-        let f = Figures {
-            seconds: t.elapsed().as_secs_f64(),
-            instructions: stats.instructions,
-        };
-        report("vector add", th, &f, native_s);
-        results.push(m.dwords(pc, n).unwrap());
-    }
-    assert_eq!(
-        results[0],
-        bits(&native),
-        "vector add differs from the native loop"
-    );
-    assert_eq!(
-        results[0], results[1],
-        "parallel vector add differs from serial"
-    );
+    let run = Run {
+        prog: &prog,
+        cfg: &cfg,
+        mem: &mem,
+        out: pc,
+        count: n,
+    };
+    run.compare("vector add", threads, native_s, &bits(&native));
 
     // 256×256 matmul, one element per work-item.
     let n = 256usize;
@@ -131,26 +148,12 @@ fn main() {
     let mut cfg = config(spec, &mm, (n * n / 256) as u32, ka);
     cfg.workgroup_size = [256, 1, 1];
     println!("matmul {n}×{n} (native loop {:.4} s):", native_s);
-    let mut results = Vec::new();
-    for th in [1, threads] {
-        let mut m = mem.clone();
-        let t = Instant::now();
-        let (stats, _) =
-            dispatch_parallel(&prog, &cfg, &mut m, th, None).unwrap_or_else(|e| panic!("{e}"));
-        let f = Figures {
-            seconds: t.elapsed().as_secs_f64(),
-            instructions: stats.instructions,
-        };
-        report("matmul", th, &f, native_s);
-        results.push(m.dwords(pc, n * n).unwrap());
-    }
-    assert_eq!(
-        results[0],
-        bits(&native),
-        "matmul differs from the native loop"
-    );
-    assert_eq!(
-        results[0], results[1],
-        "parallel matmul differs from serial"
-    );
+    let run = Run {
+        prog: &prog,
+        cfg: &cfg,
+        mem: &mem,
+        out: pc,
+        count: n * n,
+    };
+    run.compare("matmul", threads, native_s, &bits(&native));
 }

@@ -229,6 +229,18 @@ fn read_acc(op: &MatrixOp, regs: &[u32], reg: usize, lane: usize) -> f64 {
     }
 }
 
+/// `op` without modifiers, index or scales.
+fn plain(op: &MatrixOp, a: &[u32], b: &[u32], c: &[u32]) -> Result<Vec<u32>, String> {
+    op.compute(
+        &Modifiers::default(),
+        a,
+        b,
+        c,
+        &[0; 64],
+        [&[0; 64], &[0; 64]],
+    )
+}
+
 /// Runs `op` on a random case and compares every element with the plain product.
 fn check(op: &MatrixOp, mods: &Modifiers, ta: Elem, tb: Elem, seed: u64) {
     let case = Case::random(op, ta, tb, seed);
@@ -429,16 +441,7 @@ fn blgp_swizzles_the_lanes_of_b() {
     let (ra, rb, rc) = case.registers(&o, Elem::F32, Elem::F32);
     for blgp in 1..8 {
         let swizzled: Vec<u32> = (0..64).map(|l| rb[src(blgp, l)]).collect();
-        let plain = o
-            .compute(
-                &Modifiers::default(),
-                &ra,
-                &swizzled,
-                &rc,
-                &[0; 64],
-                [&[0; 64], &[0; 64]],
-            )
-            .unwrap();
+        let want = plain(&o, &ra, &swizzled, &rc).unwrap();
         let mods = Modifiers {
             blgp,
             ..Default::default()
@@ -446,19 +449,8 @@ fn blgp_swizzles_the_lanes_of_b() {
         let got = o
             .compute(&mods, &ra, &rb, &rc, &[0; 64], [&[0; 64], &[0; 64]])
             .unwrap();
-        assert_eq!(got, plain, "BLGP {blgp}");
-        assert_ne!(
-            got,
-            o.compute(
-                &Modifiers::default(),
-                &ra,
-                &rb,
-                &rc,
-                &[0; 64],
-                [&[0; 64], &[0; 64]]
-            )
-            .unwrap()
-        );
+        assert_eq!(got, want, "BLGP {blgp}");
+        assert_ne!(got, plain(&o, &ra, &rb, &rc).unwrap());
     }
 }
 
@@ -584,16 +576,7 @@ fn row_sum(row: [f32; 4], c: f32) -> u32 {
     let rb = vec![1f32.to_bits(); 64];
     let mut rc = vec![0u32; 4 * 64];
     rc[0] = c.to_bits();
-    let d = o
-        .compute(
-            &Modifiers::default(),
-            &ra,
-            &rb,
-            &rc,
-            &[0; 64],
-            [&[0; 64], &[0; 64]],
-        )
-        .unwrap();
+    let d = plain(&o, &ra, &rb, &rc).unwrap();
     d[0]
 }
 
@@ -641,16 +624,7 @@ fn denormals_are_kept_in_inputs_and_results() {
     let mut ra = vec![0u32; 2 * 64];
     ra[0] = 1; // A[0][0] = 2^-24
     let rb = vec![0x3c00_3c00u32; 2 * 64]; // B = 1.0 everywhere
-    let d = o
-        .compute(
-            &Modifiers::default(),
-            &ra,
-            &rb,
-            &vec![0; 4 * 64],
-            &[0; 64],
-            [&[0; 64], &[0; 64]],
-        )
-        .unwrap();
+    let d = plain(&o, &ra, &rb, &vec![0; 4 * 64]).unwrap();
     assert_eq!(f32::from_bits(d[0]), 2f32.powi(-24));
 }
 
@@ -662,16 +636,7 @@ fn integer_results_wrap_and_fnuz_negative_zero_is_nan() {
     let rb = vec![0x0101_0101u32; 2 * 64];
     let mut rc = vec![0u32; 4 * 64];
     rc[0] = i32::MAX as u32;
-    let d = o
-        .compute(
-            &Modifiers::default(),
-            &ra,
-            &rb,
-            &rc,
-            &[0; 64],
-            [&[0; 64], &[0; 64]],
-        )
-        .unwrap();
+    let d = plain(&o, &ra, &rb, &rc).unwrap();
     assert_eq!(d[0], i32::MIN as u32);
     // 0x80 is the only NaN of CDNA 3's FNUZ fp8; in OCP's fp8 (CDNA 4) it is −0.
     for (fnuz, nan) in [(true, true), (false, false)] {
@@ -680,16 +645,7 @@ fn integer_results_wrap_and_fnuz_negative_zero_is_nan() {
         let mut ra = vec![0u32; 2 * 64];
         ra[0] = 0x80;
         let rb = vec![0x3838_3838u32; 2 * 64];
-        let d = o
-            .compute(
-                &Modifiers::default(),
-                &ra,
-                &rb,
-                &vec![0; 4 * 64],
-                &[0; 64],
-                [&[0; 64], &[0; 64]],
-            )
-            .unwrap();
+        let d = plain(&o, &ra, &rb, &vec![0; 4 * 64]).unwrap();
         assert_eq!(f32::from_bits(d[0]).is_nan(), nan, "fnuz {fnuz}");
     }
 }

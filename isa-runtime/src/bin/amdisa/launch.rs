@@ -353,6 +353,19 @@ pub fn execute(
     Ok((stats, watched))
 }
 
+impl Prepared {
+    /// What the launch left behind after a run with these results.
+    fn finish(self, stats: DispatchStats, watched: Option<Wave>) -> Outcome {
+        Outcome {
+            mem: self.mem,
+            buffers: self.buffers,
+            kernarg: self.kernarg,
+            stats,
+            watched,
+        }
+    }
+}
+
 /// The dispatch configuration of a launch.
 fn config(program: &Program, launch: &Launch, prepared: &Prepared) -> DispatchConfig {
     let mut cfg = DispatchConfig::new(
@@ -381,13 +394,7 @@ pub fn run_threads(
     let watch = launch.watch.map(|id| (id.group, id.wave));
     let (stats, watched) = dispatch_parallel(program, &cfg, &mut prepared.mem, threads, watch)
         .map_err(LaunchError::Dispatch)?;
-    Ok(Outcome {
-        mem: prepared.mem,
-        buffers: prepared.buffers,
-        kernarg: prepared.kernarg,
-        stats,
-        watched,
-    })
+    Ok(prepared.finish(stats, watched))
 }
 
 /// [`prepare`] and [`execute`]: the whole launch.
@@ -398,13 +405,7 @@ pub fn run(
 ) -> Result<Outcome, LaunchError> {
     let mut prepared = prepare(launch)?;
     let (stats, watched) = execute(program, launch, &mut prepared, tracer)?;
-    Ok(Outcome {
-        mem: prepared.mem,
-        buffers: prepared.buffers,
-        kernarg: prepared.kernarg,
-        stats,
-        watched,
-    })
+    Ok(prepared.finish(stats, watched))
 }
 
 // ---------------------------------------------------------------------------------------------
