@@ -504,3 +504,80 @@ fn cdna3_wave64_kernel() {
     let out = s.mem.dwords(s.output, 64).unwrap();
     assert_eq!(out, (0..64).map(|x| x + 7).collect::<Vec<u32>>());
 }
+
+#[test]
+fn parallel_dispatch_gives_the_serial_memory_and_counts() {
+    use isa_runtime::exec::parallel::dispatch_parallel;
+    let spec = fixture("rdna3");
+    let code = rdna3_kernel(spec);
+    let program = Program::load(spec, &code, CODE_BASE, &table(spec));
+    let groups = 40;
+    let s = buffers(groups * 64, groups * 64);
+    let cfg = DispatchConfig::new(spec, [groups as u32, 1, 1], [48, 1, 1], s.kernarg);
+    let mut serial = s.mem.clone();
+    let want = dispatch(&program, &cfg, &mut serial).unwrap_or_else(|e| panic!("{e}"));
+    for threads in [1, 2, 5] {
+        let mut mem = s.mem.clone();
+        let (stats, watched) =
+            dispatch_parallel(&program, &cfg, &mut mem, threads, Some(([7, 0, 0], 1)))
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(stats, want, "{threads} threads");
+        assert_eq!(
+            mem.dwords(s.output, groups * 64).unwrap(),
+            serial.dwords(s.output, groups * 64).unwrap(),
+            "{threads} threads"
+        );
+        let w = watched.expect("wave 1 of group 7");
+        assert_eq!((w.workgroup_id, w.wave_in_group), ([7, 0, 0], 1));
+    }
+}
+
+#[test]
+fn parallel_dispatch_reports_the_first_failing_workgroup() {
+    use isa_runtime::exec::parallel::dispatch_parallel;
+    let spec = fixture("rdna3");
+    let code = rdna3_kernel(spec);
+    let program = Program::load(spec, &code, CODE_BASE, &table(spec));
+    // The output holds 10 groups' worth: groups 10.. write out of bounds.
+    let s = buffers(10 * 64, 40 * 64);
+    let cfg = DispatchConfig::new(spec, [40, 1, 1], [64, 1, 1], s.kernarg);
+    for threads in [1, 4] {
+        let mut mem = s.mem.clone();
+        let e = dispatch_parallel(&program, &cfg, &mut mem, threads, None).unwrap_err();
+        assert_eq!(e.workgroup, [10, 0, 0], "{threads} threads: {e}");
+    }
+}
+
+#[test]
+fn shared_memory_makes_atomic_sections_indivisible() {
+    use isa_runtime::exec::parallel::SharedMemory;
+    let mut flat = FlatMemory::new();
+    let counter = flat.alloc_dwords(&[0, 0]);
+    let shared = SharedMemory::from_flat(&flat);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                let mut h = shared.handle();
+                for _ in 0..2000 {
+                    // A read-modify-write as the generated atomics do it.
+                    h.begin_atomic();
+                    let v = h.read_u32(counter).unwrap();
+                    h.write_u32(counter, v + 1).unwrap();
+                    h.end_atomic();
+                    // A plain store to the other word (no ordering, but no tearing).
+                    h.write_u32(counter + 4, 0x1234_5678).unwrap();
+                }
+            });
+        }
+    });
+    shared.write_back(&mut flat);
+    assert_eq!(flat.dwords(counter, 2).unwrap(), vec![8000, 0x1234_5678]);
+    // Faults are reported as by FlatMemory (past the end, and straddling it).
+    let h = shared.handle();
+    for addr in [counter + 8, counter + 6] {
+        assert_eq!(
+            h.read_u32(addr).unwrap_err(),
+            flat.read_u32(addr).unwrap_err()
+        );
+    }
+}

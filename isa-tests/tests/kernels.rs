@@ -181,7 +181,27 @@ fn run(
     let table = launch::executor_table(spec).unwrap_or_else(|e| panic!("{e}"));
     let program = Program::load(spec, code, 0, &table);
     match launch::run(&program, setup, None) {
-        Ok(o) => Ok(o),
+        Ok(o) => {
+            // Every kernel runs again with its workgroups on three threads (shared global
+            // memory): the memory and the counts must be the serial run's.
+            let p = launch::run_threads(&program, setup, 3)
+                .unwrap_or_else(|e| panic!("{}: on 3 threads: {e}", spec.generation));
+            for b in &o.buffers {
+                assert_eq!(
+                    p.buffer(&b.name),
+                    o.buffer(&b.name),
+                    "{}: buffer {} differs on 3 threads",
+                    spec.generation,
+                    b.name
+                );
+            }
+            assert_eq!(
+                p.stats, o.stats,
+                "{}: counts differ on 3 threads",
+                spec.generation
+            );
+            Ok(o)
+        }
         Err(LaunchError::Dispatch(d))
             if !fixture
                 && matches!(

@@ -168,6 +168,10 @@ struct RunArgs {
     /// Instructions one wave may run before the run stops (endless loops).
     #[arg(long, default_value_t = 10_000_000)]
     max_steps: u64,
+    /// Run workgroups on N threads at once (0: one per core). Global memory is shared;
+    /// atomics are indivisible. --trace runs on one thread.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threads: usize,
 }
 
 const RUN_EXAMPLE: &str =
@@ -205,12 +209,24 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
             max_steps: cli.max_steps,
         })
     };
+    let threads = match cli.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    if cli.trace && threads > 1 {
+        return Err("--trace runs on one thread: drop --threads".into());
+    }
     let mut stdout = std::io::stdout().lock();
     let mut tracer = report::TraceWriter::new(&mut stdout);
     let tracer: Option<&mut dyn isa_runtime::exec::dispatch::Tracer> =
         if cli.trace { Some(&mut tracer) } else { None };
 
     if is_elf(&bytes) && !cli.binary {
+        if threads > 1 {
+            return Err(format!(
+                "{name}: --threads is not supported for code objects yet (kernels from code objects run on one thread)"
+            ));
+        }
         let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
         let spec = code_object_spec(&code, cli.arch.as_deref(), fixtures)?;
         let kernel = match (&cli.kernel, code.kernels.as_slice()) {
@@ -254,7 +270,12 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
     let table = launch::executor_table(spec)?;
     let setup = setup_for(spec)?;
     let program = Program::load(spec, &code, 0, &table);
-    let outcome = launch::run(&program, &setup, tracer).map_err(|e| e.to_string())?;
+    let outcome = if threads > 1 {
+        launch::run_threads(&program, &setup, threads)
+    } else {
+        launch::run(&program, &setup, tracer)
+    }
+    .map_err(|e| e.to_string())?;
     let what = format!("{name}: {} bytes", code.len());
     report_run(cli, &what, spec, &program, &outcome)
 }

@@ -5,9 +5,10 @@
 //!
 //! - **SGPRs** at wave start (unless [`DispatchConfig::hsa_sgprs`] gives a kernel
 //!   descriptor's layout): `s[0:1]` = the kernel-argument segment address
-//!   ([`DispatchConfig::kernarg_address`]); then the workgroup ids, one SGPR each for the
-//!   dimensions enabled by [`DispatchConfig::workgroup_id_sgprs`] (x, then y, then z),
-//!   starting at `s2`. No dispatch pointer, queue pointer, dispatch id or private-segment
+//!   ([`DispatchConfig::kernarg_address`]; another pair with [`DispatchConfig::kernarg_sgpr`]);
+//!   then the workgroup ids, one SGPR each for the dimensions enabled by
+//!   [`DispatchConfig::workgroup_id_sgprs`] (x, then y, then z), starting at `s2` (or
+//!   [`DispatchConfig::workgroup_id_sgpr`]). No dispatch pointer, queue pointer, dispatch id or private-segment
 //!   SGPRs. Every other SGPR is zero.
 //! - **VGPRs**: work-item ids, either packed in `v0` (`x | y << 10 | z << 20`, RDNA3 and later,
 //!   CDNA2 and later) or separate in `v0`, `v1`, `v2` (RDNA1/2, CDNA1) — see
@@ -15,7 +16,8 @@
 //! - **EXEC**: the lanes that hold a work-item (a workgroup whose size is not a multiple of
 //!   the wave size has a partial last wave). VCC, SCC, M0 are zero; MODE is
 //!   [`DispatchConfig::mode`].
-//! - **Workgroups** run one after another; the waves of a workgroup run in turn, each until it
+//! - **Workgroups** run one after another ([`crate::exec::parallel::dispatch_parallel`] runs
+//!   them on several threads); the waves of a workgroup run in turn, each until it
 //!   ends or reaches a barrier; a barrier releases when every wave that has not ended has
 //!   reached it. LDS is fresh (zeroed) for each workgroup.
 //! - **Scratch**: when [`DispatchConfig::scratch`] is set, wave `w` of the running workgroup
@@ -92,6 +94,8 @@ enum Slot {
         decoded: Decoded,
         len: u8,
         exec: Option<ExecFn>,
+        /// Reads, modifies and writes device memory (see [`Memory::begin_atomic`]).
+        atomic: bool,
     },
     /// A dual-issue word (VOPD), its halves bound to their executors.
     Dual {
@@ -131,6 +135,7 @@ impl Program {
                     }
                     slots[i] = Slot::Start {
                         exec: table.get(&ins),
+                        atomic: is_device_atomic(ins.info().name),
                         decoded: Decoded::new(ins),
                         len: len as u8,
                     };
@@ -210,8 +215,13 @@ impl Program {
             if wave.steps >= max_steps {
                 return Err(ExecError::StepLimit { steps: wave.steps });
             }
-            let (decoded, len, exec) = match self.slot(wave.pc)? {
-                Slot::Start { decoded, len, exec } => (decoded, *len, *exec),
+            let (decoded, len, exec, atomic) = match self.slot(wave.pc)? {
+                Slot::Start {
+                    decoded,
+                    len,
+                    exec,
+                    atomic,
+                } => (decoded, *len, *exec, *atomic),
                 Slot::Dual { halves, len } => {
                     wave.steps += 1;
                     tracer.before(wave, &halves[0].decoded);
@@ -239,7 +249,14 @@ impl Program {
             })?;
             wave.steps += 1;
             tracer.before(wave, decoded);
-            let result = exec(wave, decoded, mem, lds);
+            let result = if atomic {
+                mem.begin_atomic();
+                let r = exec(wave, decoded, mem, lds);
+                mem.end_atomic();
+                r
+            } else {
+                exec(wave, decoded, mem, lds)
+            };
             tracer.after(wave, decoded, &result);
             match result? {
                 Flow::Next => wave.pc += len as u64,
@@ -285,6 +302,12 @@ fn dual_slot(
         },
         Err(x) => Slot::Bad(x.to_string()),
     }
+}
+
+/// Whether instruction `name` reads, modifies and writes device memory: the global, flat,
+/// buffer and scalar atomics (LDS atomics stay inside one workgroup, which one thread runs).
+fn is_device_atomic(name: &str) -> bool {
+    !name.starts_with("DS_") && name.contains("ATOMIC")
 }
 
 /// Watches a wave instruction by instruction (`amdisa run --trace`): the hook sees the wave
@@ -340,8 +363,14 @@ pub struct DispatchConfig {
     /// Work-items per workgroup in x, y, z.
     pub workgroup_size: [u32; 3],
     pub kernarg_address: u64,
+    /// The first of the two SGPRs holding the kernarg address (0; a compiled kernel whose
+    /// descriptor enables SGPRs before it, such as the dispatch and queue pointers, says 4).
+    pub kernarg_sgpr: u32,
     /// How many workgroup-id SGPRs follow the kernarg pointer (0..=3: x, y, z).
     pub workgroup_id_sgprs: u32,
+    /// The SGPR of the first workgroup id (2: right after the kernarg pointer; a compiled
+    /// kernel's descriptor puts them after all its user SGPRs).
+    pub workgroup_id_sgpr: u32,
     pub wave64: bool,
     pub num_vgprs: u32,
     pub num_agprs: u32,
@@ -384,7 +413,9 @@ impl DispatchConfig {
             grid,
             workgroup_size,
             kernarg_address,
+            kernarg_sgpr: 0,
             workgroup_id_sgprs: 3,
+            workgroup_id_sgpr: 2,
             wave64: spec.wave64,
             num_vgprs: 256,
             num_agprs: if spec.generation.starts_with("cdna") {
@@ -507,10 +538,14 @@ pub fn setup_wave(
             }
         }
         None => {
-            w.sgpr[0] = cfg.kernarg_address as u32;
-            w.sgpr[1] = (cfg.kernarg_address >> 32) as u32;
+            let k = cfg.kernarg_sgpr as usize;
             let ids = cfg.workgroup_id_sgprs.min(3) as usize;
-            w.sgpr[2..2 + ids].copy_from_slice(&group[..ids]);
+            let g = cfg.workgroup_id_sgpr as usize;
+            if k + 2 <= w.sgpr.len() && g + ids <= w.sgpr.len() {
+                w.sgpr[k] = cfg.kernarg_address as u32;
+                w.sgpr[k + 1] = (cfg.kernarg_address >> 32) as u32;
+                w.sgpr[g..g + ids].copy_from_slice(&group[..ids]);
+            }
         }
     }
     let lanes = cfg.lanes();

@@ -81,6 +81,12 @@ pub trait Memory {
     fn read(&self, addr: u64, buf: &mut [u8]) -> Result<(), MemError>;
     /// Stores `data` at `addr..addr + data.len()`.
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), MemError>;
+    /// Called by the driver before an instruction that reads, modifies and writes device
+    /// memory (an atomic): a memory shared between threads makes the instruction indivisible
+    /// until [`Memory::end_atomic`]. Nothing to do for a memory only one thread uses.
+    fn begin_atomic(&mut self) {}
+    /// Called after the atomic instruction, whatever its result.
+    fn end_atomic(&mut self) {}
 }
 
 /// Typed little-endian accessors over any [`Memory`] (also usable on `dyn Memory`).
@@ -143,10 +149,64 @@ struct Allocation {
     writable: bool,
 }
 
-impl Allocation {
+/// An allocation as the address lookup sees it (shared by [`FlatMemory`] and the parallel
+/// dispatcher's shared copy of it).
+pub(crate) trait Region {
+    fn base(&self) -> u64;
+    fn len(&self) -> u64;
+    fn writable(&self) -> bool;
     fn end(&self) -> u64 {
-        self.base + self.bytes.len() as u64
+        self.base() + self.len()
     }
+}
+
+impl Region for Allocation {
+    fn base(&self) -> u64 {
+        self.base
+    }
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+    fn writable(&self) -> bool {
+        self.writable
+    }
+}
+
+/// The allocation (index) and offset holding `addr..addr + size` among `regions` (sorted by
+/// base), or the error saying why none does.
+pub(crate) fn locate<R: Region>(
+    regions: &[R],
+    addr: u64,
+    size: u64,
+    write: bool,
+) -> Result<(usize, usize), MemError> {
+    let fail = |kind| MemError {
+        segment: Segment::Global,
+        addr,
+        size,
+        write,
+        kind,
+    };
+    let i = regions.partition_point(|a| a.base() <= addr);
+    if i == 0 {
+        return Err(fail(MemErrorKind::Unmapped));
+    }
+    let a = &regions[i - 1];
+    if addr >= a.end() && !(size == 0 && addr == a.end()) {
+        return Err(fail(MemErrorKind::Unmapped));
+    }
+    let out_of_bounds = MemErrorKind::OutOfBounds {
+        base: a.base(),
+        size: a.len(),
+    };
+    let end = addr.checked_add(size).ok_or(fail(out_of_bounds))?;
+    if end > a.end() {
+        return Err(fail(out_of_bounds));
+    }
+    if write && !a.writable() {
+        return Err(fail(MemErrorKind::ReadOnly));
+    }
+    Ok((i - 1, (addr - a.base()) as usize))
 }
 
 /// A simple device memory: separate allocations in a 64-bit address space, like buffers a
@@ -226,37 +286,19 @@ impl FlatMemory {
     }
 
     fn find(&self, addr: u64, size: u64, write: bool) -> Result<(usize, usize), MemError> {
-        let fail = |kind| MemError {
-            segment: Segment::Global,
-            addr,
-            size,
-            write,
-            kind,
-        };
-        let i = self.allocations.partition_point(|a| a.base <= addr);
-        if i == 0 {
-            return Err(fail(MemErrorKind::Unmapped));
-        }
-        let a = &self.allocations[i - 1];
-        if addr >= a.end() && !(size == 0 && addr == a.end()) {
-            return Err(fail(MemErrorKind::Unmapped));
-        }
-        let end = addr
-            .checked_add(size)
-            .ok_or(fail(MemErrorKind::OutOfBounds {
-                base: a.base,
-                size: a.bytes.len() as u64,
-            }))?;
-        if end > a.end() {
-            return Err(fail(MemErrorKind::OutOfBounds {
-                base: a.base,
-                size: a.bytes.len() as u64,
-            }));
-        }
-        if write && !a.writable {
-            return Err(fail(MemErrorKind::ReadOnly));
-        }
-        Ok((i - 1, (addr - a.base) as usize))
+        locate(&self.allocations, addr, size, write)
+    }
+
+    /// Every allocation as (base, bytes, writable), by base.
+    pub(crate) fn regions(&self) -> impl Iterator<Item = (u64, &[u8], bool)> {
+        self.allocations
+            .iter()
+            .map(|a| (a.base, a.bytes.as_slice(), a.writable))
+    }
+
+    /// Every allocation's bytes, by base.
+    pub(crate) fn regions_mut(&mut self) -> impl Iterator<Item = &mut [u8]> {
+        self.allocations.iter_mut().map(|a| a.bytes.as_mut_slice())
     }
 }
 

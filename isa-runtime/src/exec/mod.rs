@@ -14,6 +14,8 @@
 //!   controls, fp8/bf8 (and FNUZ, fp6, fp4) conversions; host fast paths proven in tests.
 //! - [`helpers`]: the pseudocode's helper functions (`isNAN`, `signext`, `CalcDsAddr`, ...),
 //!   with [`helpers::HELPERS`] mapping each pseudocode name to its Rust function.
+//! - [`matrix`]: the matrix cores (MFMA, SMFMAC, block-scaled MFMA) as one table-driven model.
+//! - [`parallel`]: workgroups on several threads over a shared memory ([`parallel::dispatch_parallel`]).
 //! - [`dispatch`](mod@dispatch): [`Program`] (a decoded code object), [`ExecutorTable`],
 //!   [`dispatch()`].
 //!
@@ -39,7 +41,9 @@ pub mod dispatch;
 pub mod dual;
 pub mod float;
 pub mod helpers;
+pub mod matrix;
 pub mod memory;
+pub mod parallel;
 pub mod wave;
 
 pub use dispatch::{

@@ -45,11 +45,12 @@ const TRIG: &str = "AMD's pseudocode needs a 1201-bit constant the type checker 
 pub(crate) fn builtin(name: &str) -> Option<Builtin> {
     use Builtin::*;
     let n = name.to_ascii_uppercase();
-    if ["V_MFMA", "V_WMMA", "V_SWMMAC", "V_SMFMAC"]
-        .iter()
-        .any(|p| n.starts_with(p))
-    {
-        return Some(Unsupported("matrix instructions: AMD gives prose"));
+    // CDNA's V_MFMA/V_SMFMAC are decided before this (`matrix`); RDNA's wave matrix
+    // instructions have a different register layout the model does not cover.
+    if ["V_WMMA", "V_SWMMAC"].iter().any(|p| n.starts_with(p)) {
+        return Some(Unsupported(
+            "wave matrix instructions (WMMA): AMD gives prose",
+        ));
     }
     if n.starts_with("DS_GWS_") {
         return Some(Unsupported("global wave sync (GWS) is not modelled"));

@@ -3,8 +3,9 @@
 //!
 //! For every instruction of a spec, in order:
 //! 1. a decision by name ([`builtin`]): fixed behaviours (`S_ENDPGM`, `S_BARRIER`, waits),
-//!    hand-written Rust overrides (`V_DIV_*`, `V_TRIG_PREOP_F64`) and what the emulator does
-//!    not model (matrix instructions, GWS, traps) — each with its reason;
+//!    hand-written Rust overrides (`V_DIV_*`, `V_TRIG_PREOP_F64`), the matrix instructions
+//!    ([`matrix`]: the runtime's matrix model with a shape from the name and operand sizes) and
+//!    what the emulator does not model (GWS, traps) — each with its reason;
 //! 2. the semantics found by [`source`] (the project's pseudocode overrides, AMD's pseudocode
 //!    of the generation, of the generation it borrows from, or the project's own pseudocode for
 //!    the fixture kernels), lowered by [`lower`] with the operand binding of [`binding`].
@@ -18,6 +19,7 @@ pub mod binding;
 pub mod builtin;
 pub mod corpus;
 pub mod lower;
+pub mod matrix;
 pub mod source;
 
 use crate::model::Spec;
@@ -156,6 +158,8 @@ pub struct Executors {
 enum Plan {
     Lowered(TokenStream),
     Builtin(Builtin),
+    /// The runtime's matrix model with this instruction's shape.
+    Matrix(TokenStream),
     Unsupported,
 }
 
@@ -243,6 +247,14 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             }
             Plan::Builtin(b) => {
                 let body = builtin_body(b);
+                fns.push(quote! {
+                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
+                        #body
+                    }
+                });
+                executors.push(quote!(Some(#fn_name as ExecFn)));
+            }
+            Plan::Matrix(body) => {
                 fns.push(quote! {
                     pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
                         #body
@@ -355,6 +367,8 @@ enum Found {
         provenance: String,
         note: String,
     },
+    /// A matrix instruction with its shape.
+    Matrix(matrix::MatrixShape),
     /// Unsupported before any lowering: (provenance, reason).
     Unsupported(String, String),
 }
@@ -370,6 +384,12 @@ fn find_semantics(
     let unsupported = |why: String| Found::Unsupported(String::new(), why);
     if no_forms {
         return unsupported("no form of the instruction can be decoded".into());
+    }
+    if matrix::is_matrix(&ins.name) {
+        return match matrix::shape(ins, generation) {
+            Ok(s) => Found::Matrix(s),
+            Err(why) => unsupported(why),
+        };
     }
     if let Some(b) = builtin::builtin(&ins.name) {
         let gfx9 = generation.is_some_and(|g| g.is_cdna() && g != Generation::Cdna5);
@@ -491,6 +511,14 @@ fn plan(
 ) -> (Plan, Status, String, String) {
     let (entry, status, provenance, note) = match found {
         Found::Unsupported(p, why) => return (Plan::Unsupported, Status::Unsupported, p, why),
+        Found::Matrix(s) => {
+            return (
+                Plan::Matrix(s.body()),
+                Status::Override,
+                "matrix model".into(),
+                s.describe(),
+            )
+        }
         Found::Builtin(b) => {
             return match b {
                 Builtin::RustOverride { reason, .. } | Builtin::RustMem { reason, .. } => (

@@ -327,18 +327,13 @@ fn project_pseudocode_types_and_lowers() {
 }
 
 #[test]
-fn matrix_and_gws_instructions_are_unsupported_with_reasons() {
+fn wmma_and_gws_instructions_are_unsupported_with_reasons() {
     use builtin::{builtin, Builtin};
-    assert_eq!(
-        builtin("V_MFMA_F32_32X32X8_F16"),
-        Some(Builtin::Unsupported("matrix instructions: AMD gives prose"))
-    );
+    // CDNA matrix instructions go to the matrix model, not to a decision by name.
+    assert_eq!(builtin("V_MFMA_F32_32X32X8_F16"), None);
+    assert!(matrix::is_matrix("V_SMFMAC_F32_16X16X32_F16"));
     assert!(matches!(
         builtin("V_WMMA_F32_16X16X16_F16"),
-        Some(Builtin::Unsupported(_))
-    ));
-    assert!(matches!(
-        builtin("V_SMFMAC_F32_16X16X32_F16"),
         Some(Builtin::Unsupported(_))
     ));
     assert!(matches!(
@@ -371,4 +366,70 @@ fn helper_table_is_read_from_the_runtime() {
     let parsed =
         lower::parse_helper_table("    h(\"fma\", \"fma\", true),\npub fn fma<T: X>(m: Mode) {}\n");
     assert!(parsed["fma"].generic && parsed["fma"].mode);
+}
+
+#[test]
+fn matrix_shapes_come_from_the_name_and_are_checked_against_operand_sizes() {
+    use matrix::shape_from;
+    let s = shape_from(
+        "V_MFMA_F32_32X32X1_2B_F32",
+        (Some(1), Some(1), Some(32)),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (s.m, s.n, s.k, s.blocks, s.a, s.acc),
+        (32, 32, 1, 2, "F32", "F32")
+    );
+    let s = shape_from(
+        "V_MFMA_F32_4X4X4_16B_F16",
+        (Some(2), Some(2), Some(4)),
+        None,
+    )
+    .unwrap();
+    assert_eq!((s.blocks, s.a), (16, "F16"));
+    // The alias spelling without block count: blocks from the result size.
+    let s = shape_from("V_MFMA_F32_16X16X1F32", (Some(1), Some(1), Some(16)), None).unwrap();
+    assert_eq!(s.blocks, 4);
+    let s = shape_from("V_MFMA_F64_4X4X4_4B_F64", (Some(2), Some(2), Some(2)), None).unwrap();
+    assert_eq!((s.blocks, s.acc), (4, "F64"));
+    let s = shape_from(
+        "V_MFMA_F32_16X16X32_FP8_BF8",
+        (Some(2), Some(2), Some(4)),
+        Some(Generation::Cdna3),
+    )
+    .unwrap();
+    assert_eq!((s.a, s.b, s.fnuz), ("Fp8", "Bf8", true));
+    let s = shape_from(
+        "V_MFMA_F32_16X16X16BF16_1K",
+        (Some(2), Some(2), Some(4)),
+        None,
+    )
+    .unwrap();
+    assert_eq!(s.a, "Bf16");
+    let s = shape_from(
+        "V_SMFMAC_F32_16X16X32_F16",
+        (Some(2), Some(4), Some(4)),
+        None,
+    )
+    .unwrap();
+    assert_eq!(s.kind, "Sparse");
+    let s = shape_from(
+        "V_MFMA_SCALE_F32_32X32X64_F8F6F4",
+        (Some(8), Some(8), Some(16)),
+        None,
+    )
+    .unwrap();
+    assert_eq!((s.kind, s.blocks), ("F8f6f4Scaled", 1));
+    // Sizes that contradict the name are an error naming both.
+    let e = shape_from("V_MFMA_F32_32X32X8_F16", (Some(1), Some(2), Some(16)), None).unwrap_err();
+    assert!(e.contains("do not hold"), "{e}");
+    let e = shape_from(
+        "V_MFMA_F32_32X32X1_2B_F32",
+        (Some(1), Some(1), Some(16)),
+        None,
+    )
+    .unwrap_err();
+    assert!(e.contains("2 blocks"), "{e}");
+    assert!(shape_from("V_MFMA_F32_32X32", (Some(1), Some(1), Some(16)), None).is_err());
 }

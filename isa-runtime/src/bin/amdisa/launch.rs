@@ -6,6 +6,7 @@ use isa_runtime::exec::dispatch::{
     run_workgroup, run_workgroup_traced, setup_wave, DispatchConfig, DispatchError, DispatchStats,
     Program, Tracer,
 };
+use isa_runtime::exec::parallel::dispatch_parallel;
 use isa_runtime::exec::{ExecutorTable, FlatMemory, Lds, Wave};
 use isa_runtime::{IsaSpec, Operand, RegFile};
 use std::fmt;
@@ -487,11 +488,7 @@ pub fn execute_with(
     prepared: &mut Prepared,
     mut tracer: Option<&mut dyn Tracer>,
 ) -> Result<(DispatchStats, Option<Wave>), LaunchError> {
-    cfg.max_steps_per_wave = launch.max_steps;
-    // Allocation granule of 8 registers; at least the work-item id registers v0-v2.
-    let used = registers_used(program);
-    cfg.num_vgprs = used.vgprs.max(3).next_multiple_of(8).min(cfg.num_vgprs);
-    cfg.num_agprs = used.agprs.next_multiple_of(8).min(cfg.num_agprs);
+    limit(&mut cfg, program, launch);
     let mem = &mut prepared.mem;
     let mut stats = DispatchStats::default();
     let mut lds = Lds::new(cfg.lds_size);
@@ -526,6 +523,55 @@ pub fn execute_with(
     Ok((stats, watched))
 }
 
+impl Prepared {
+    /// What the launch left behind after a run with these results.
+    fn finish(self, stats: DispatchStats, watched: Option<Wave>) -> Outcome {
+        Outcome {
+            mem: self.mem,
+            buffers: self.buffers,
+            kernarg: self.kernarg,
+            stats,
+            watched,
+        }
+    }
+}
+
+/// The dispatch configuration of a launch.
+fn config(program: &Program, launch: &Launch, prepared: &Prepared) -> DispatchConfig {
+    let mut cfg = DispatchConfig::new(
+        program.spec,
+        launch.grid,
+        launch.workgroup,
+        prepared.kernarg,
+    );
+    limit(&mut cfg, program, launch);
+    cfg
+}
+
+/// The step limit of the launch and the register counts the program uses.
+fn limit(cfg: &mut DispatchConfig, program: &Program, launch: &Launch) {
+    cfg.max_steps_per_wave = launch.max_steps;
+    // Allocation granule of 8 registers; at least the work-item id registers v0-v2.
+    let used = registers_used(program);
+    cfg.num_vgprs = used.vgprs.max(3).next_multiple_of(8).min(cfg.num_vgprs);
+    cfg.num_agprs = used.agprs.next_multiple_of(8).min(cfg.num_agprs);
+}
+
+/// [`prepare`], then the grid on `threads` threads (workgroups in parallel over shared global
+/// memory, `isa_runtime::exec::parallel`): the whole launch without a tracer.
+pub fn run_threads(
+    program: &Program,
+    launch: &Launch,
+    threads: usize,
+) -> Result<Outcome, LaunchError> {
+    let mut prepared = prepare(launch)?;
+    let cfg = config(program, launch, &prepared);
+    let watch = launch.watch.map(|id| (id.group, id.wave));
+    let (stats, watched) = dispatch_parallel(program, &cfg, &mut prepared.mem, threads, watch)
+        .map_err(LaunchError::Dispatch)?;
+    Ok(prepared.finish(stats, watched))
+}
+
 /// [`prepare`] and [`execute`]: the whole launch.
 pub fn run(
     program: &Program,
@@ -534,13 +580,7 @@ pub fn run(
 ) -> Result<Outcome, LaunchError> {
     let mut prepared = prepare(launch)?;
     let (stats, watched) = execute(program, launch, &mut prepared, tracer)?;
-    Ok(Outcome {
-        mem: prepared.mem,
-        buffers: prepared.buffers,
-        kernarg: prepared.kernarg,
-        stats,
-        watched,
-    })
+    Ok(prepared.finish(stats, watched))
 }
 
 // ---------------------------------------------------------------------------------------------
