@@ -460,7 +460,7 @@ fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
 /// LLVM's name of a 3-bit temporal hint (RDNA 4 and later). For atomics the bits are flags:
 /// 1 = return the pre-op value, 2 = non-temporal, 4 = cascade (named at device or system
 /// scope only). For loads and stores they are one of eight policies; value 3 reads as
-/// BYPASS at system scope, else LU (loads) or RT_WB (stores).
+/// BYPASS at system scope, else LU (loads) or WB (stores).
 fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String {
     const SCOPE_DEV: u64 = 2;
     if atomic {
@@ -493,7 +493,7 @@ fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String 
         1 => "NT",
         2 => "HT",
         3 if scope == 3 => "BYPASS",
-        3 if store => "RT_WB",
+        3 if store => "WB",
         3 => "LU",
         4 => "NT_RT",
         5 => "RT_NT",
