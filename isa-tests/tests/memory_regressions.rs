@@ -59,95 +59,103 @@ fn round_trip(spec: &'static IsaSpec, bytes: &[u8], text: &str) {
     );
 }
 
-#[test]
-fn cdna3_global_atomic_without_return_assembles() {
-    let Some(s) = spec("cdna3") else { return };
-    if !has(s, "GLOBAL_ATOMIC_SWAP_X2") {
+/// Round trips of `cases` (bytes, LLVM's text) in `generation`, when its spec holds every
+/// instruction in `needs`.
+fn round_trips(generation: &str, needs: &[&str], cases: &[(&[u8], &str)]) {
+    let Some(s) = spec(generation) else { return };
+    if !needs.iter().all(|n| has(s, n)) {
         return;
     }
-    round_trip(
-        s,
-        &[0x00, 0x80, 0x80, 0xdd, 0xf8, 0x82, 0x7f, 0x00],
-        "global_atomic_swap_x2 v[248:249], v[130:131], off",
-    );
-    round_trip(
-        s,
-        &[0x00, 0x80, 0x81, 0xdd, 0xf8, 0x82, 0x7f, 0x02],
-        "global_atomic_swap_x2 v[2:3], v[248:249], v[130:131], off sc0",
+    for (bytes, text) in cases {
+        round_trip(s, bytes, text);
+    }
+}
+
+#[test]
+fn cdna3_global_atomic_without_return_assembles() {
+    round_trips(
+        "cdna3",
+        &["GLOBAL_ATOMIC_SWAP_X2"],
+        &[
+            (
+                &[0x00, 0x80, 0x80, 0xdd, 0xf8, 0x82, 0x7f, 0x00],
+                "global_atomic_swap_x2 v[248:249], v[130:131], off",
+            ),
+            (
+                &[0x00, 0x80, 0x81, 0xdd, 0xf8, 0x82, 0x7f, 0x02],
+                "global_atomic_swap_x2 v[2:3], v[248:249], v[130:131], off sc0",
+            ),
+        ],
     );
 }
 
 #[test]
 fn cdna3_lds_dma_loads_have_no_destination() {
-    let Some(s) = spec("cdna3") else { return };
-    if !has(s, "GLOBAL_LOAD_LDS_DWORD") || !has(s, "SCRATCH_LOAD_LDS_DWORD") {
-        return;
-    }
-    round_trip(
-        s,
-        &[0x08, 0x80, 0xa9, 0xdc, 0x02, 0x00, 0x04, 0x00],
-        "global_load_lds_dword v2, s[4:5] offset:8 sc0",
-    );
-    round_trip(
-        s,
-        &[0x00, 0x40, 0xa8, 0xdc, 0x00, 0x00, 0x04, 0x00],
-        "scratch_load_lds_dword off, s4",
+    round_trips(
+        "cdna3",
+        &["GLOBAL_LOAD_LDS_DWORD", "SCRATCH_LOAD_LDS_DWORD"],
+        &[
+            (
+                &[0x08, 0x80, 0xa9, 0xdc, 0x02, 0x00, 0x04, 0x00],
+                "global_load_lds_dword v2, s[4:5] offset:8 sc0",
+            ),
+            (
+                &[0x00, 0x40, 0xa8, 0xdc, 0x00, 0x00, 0x04, 0x00],
+                "scratch_load_lds_dword off, s4",
+            ),
+        ],
     );
 }
 
 #[test]
 fn cdna3_buffer_addressing_and_lds() {
-    let Some(s) = spec("cdna3") else { return };
-    if !has(s, "BUFFER_LOAD_DWORD") {
-        return;
-    }
-    round_trip(
-        s,
-        &[0x00, 0x00, 0x50, 0xe0, 0x00, 0x01, 0x01, 0x01],
-        "buffer_load_dword v1, off, s[4:7], s1",
-    );
-    round_trip(
-        s,
-        &[0x00, 0x20, 0x50, 0xe0, 0x02, 0x01, 0x01, 0x01],
-        "buffer_load_dword v1, v2, s[4:7], s1 idxen",
-    );
-    round_trip(
-        s,
-        &[0xff, 0xff, 0x52, 0xe0, 0x02, 0x01, 0x01, 0x01],
-        "buffer_load_dword v1, v[2:3], s[4:7], s1 idxen offen offset:4095 sc0 nt sc1",
-    );
-    round_trip(
-        s,
-        &[0x04, 0xd0, 0x53, 0xe0, 0x02, 0x00, 0x01, 0x01],
-        "buffer_load_dword v2, s[4:7], s1 offen offset:4 sc0 nt sc1 lds",
+    round_trips(
+        "cdna3",
+        &["BUFFER_LOAD_DWORD"],
+        &[
+            (
+                &[0x00, 0x00, 0x50, 0xe0, 0x00, 0x01, 0x01, 0x01],
+                "buffer_load_dword v1, off, s[4:7], s1",
+            ),
+            (
+                &[0x00, 0x20, 0x50, 0xe0, 0x02, 0x01, 0x01, 0x01],
+                "buffer_load_dword v1, v2, s[4:7], s1 idxen",
+            ),
+            (
+                &[0xff, 0xff, 0x52, 0xe0, 0x02, 0x01, 0x01, 0x01],
+                "buffer_load_dword v1, v[2:3], s[4:7], s1 idxen offen offset:4095 sc0 nt sc1",
+            ),
+            (
+                &[0x04, 0xd0, 0x53, 0xe0, 0x02, 0x00, 0x01, 0x01],
+                "buffer_load_dword v2, s[4:7], s1 offen offset:4 sc0 nt sc1 lds",
+            ),
+        ],
     );
 }
 
 #[test]
 fn cdna3_typed_buffer_formats() {
-    let Some(s) = spec("cdna3") else { return };
-    if !has(s, "TBUFFER_LOAD_FORMAT_X") {
-        return;
-    }
-    round_trip(
-        s,
-        &[0x00, 0x00, 0x08, 0xe8, 0x00, 0x01, 0x01, 0x01],
-        "tbuffer_load_format_x v1, off, s[4:7], s1",
-    );
-    round_trip(
-        s,
-        &[0x00, 0x00, 0x00, 0xe8, 0x00, 0x01, 0x01, 0x01],
-        "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_DATA_FORMAT_INVALID]",
-    );
-    round_trip(
-        s,
-        &[0x00, 0x00, 0x88, 0xe8, 0x00, 0x01, 0x01, 0x01],
-        "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_NUM_FORMAT_SNORM]",
-    );
-    round_trip(
-        s,
-        &[0x08, 0xe0, 0xa0, 0xeb, 0x02, 0x02, 0x01, 0x01],
-        "tbuffer_load_format_xy v[2:3], v2, s[4:7], s1 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] idxen offset:8 sc0",
+    round_trips(
+        "cdna3",
+        &["TBUFFER_LOAD_FORMAT_X"],
+        &[
+            (
+                &[0x00, 0x00, 0x08, 0xe8, 0x00, 0x01, 0x01, 0x01],
+                "tbuffer_load_format_x v1, off, s[4:7], s1",
+            ),
+            (
+                &[0x00, 0x00, 0x00, 0xe8, 0x00, 0x01, 0x01, 0x01],
+                "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_DATA_FORMAT_INVALID]",
+            ),
+            (
+                &[0x00, 0x00, 0x88, 0xe8, 0x00, 0x01, 0x01, 0x01],
+                "tbuffer_load_format_x v1, off, s[4:7], s1 format:[BUF_NUM_FORMAT_SNORM]",
+            ),
+            (
+                &[0x08, 0xe0, 0xa0, 0xeb, 0x02, 0x02, 0x01, 0x01],
+                "tbuffer_load_format_xy v[2:3], v2, s[4:7], s1 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT] idxen offset:8 sc0",
+            ),
+        ],
     );
 }
 
