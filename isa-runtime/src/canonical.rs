@@ -7,12 +7,11 @@ use crate::tables::{FormInfo, IsaSpec};
 /// The value field `field` must hold in `form`, if a rule fixes it.
 pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
     let instruction = spec.instructions[form.instruction as usize].name;
-    let uses_field = || {
+    let uses = |name: &str| {
         let enc = &spec.encodings[form.encoding as usize];
-        form.operands.iter().any(|o| {
-            o.field
-                .is_some_and(|f| enc.fields[f as usize].name == field)
-        })
+        form.operands
+            .iter()
+            .any(|o| o.field.is_some_and(|f| enc.fields[f as usize].name == name))
     };
     let has_vgpr_operand = || {
         form.operands.iter().filter(|o| o.field.is_some()).any(|o| {
@@ -41,13 +40,18 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         {
             exec_lo(spec)
         }
-        // The accumulation-register bit only means something for VGPR operands.
-        "ACC" if !has_vgpr_operand() => Some(0),
-        // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register
-        // (or all ones on generations without NULL).
-        "SADDR" if !uses_field() => Some(null_register(spec).unwrap_or(0x7f)),
-        // LDS selects the LDS-DMA loads, separate instructions (`*_LDS_*`) in LLVM.
-        "LDS" if !instruction.contains("_LDS") => Some(0),
+        // The accumulation-register bit only means something for VGPR operands; the LDS-DMA
+        // loads (`GLOBAL_LOAD_LDS_DWORD`) return their data to LDS, so the VDST AMD lists is
+        // no register of theirs (LLVM reads no VDST and requires ACC clear).
+        "ACC" if !has_vgpr_operand() || instruction.contains("_LOAD_LDS_") => Some(0),
+        // A FLAT-segment access has no scalar base: SADDR holds LLVM's `off`, the NULL register;
+        // on generations without NULL (GFX9: CDNA 1-4) AMD calls the field unused there and
+        // LLVM decodes the FLAT segment only with it zero.
+        "SADDR" if !uses(field) => Some(null_register(spec).unwrap_or(0)),
+        // LDS makes a buffer load return its data to LDS (at M0) instead of VDATA. Only loads
+        // of up to a dword have that path (and of three and four dwords on CDNA 4); LLVM
+        // rejects the bit on any other instruction.
+        "LDS" if !instruction.contains("_LDS") && !buffer_load_to_lds(spec, instruction) => Some(0),
         // SVE says a scratch access has a VGPR offset; other segments have it zero.
         "SVE"
             if !spec.encodings[form.encoding as usize]
@@ -56,8 +60,27 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         {
             Some(0)
         }
+        // A buffer instruction without an address (BUFFER_WBL2, BUFFER_INV) has no use for the
+        // address-mode bits; LLVM decodes it only with them clear.
+        "OFFEN" | "IDXEN" | "ADDR64" if !uses("VADDR") => Some(0),
+        // GFX9 SMEM: IMM says OFFSET is an immediate; an instruction without an offset
+        // (S_DCACHE_INV, S_MEMTIME) has it clear, which LLVM requires.
+        "IMM" if !uses("OFFSET") && !uses("SOFFSET") => Some(0),
+        // DS_NOP has no address: LLVM decodes it only with every field zero.
+        "OFFSET0" | "OFFSET1" | "GDS" if instruction == "DS_NOP" => Some(0),
         _ => None,
     }
+}
+
+/// Whether a MUBUF load can return its data to LDS (its LDS bit set).
+fn buffer_load_to_lds(spec: &IsaSpec, instruction: &str) -> bool {
+    let Some(kind) = instruction.strip_prefix("BUFFER_LOAD_") else {
+        return false;
+    };
+    matches!(
+        kind,
+        "FORMAT_X" | "UBYTE" | "SBYTE" | "USHORT" | "SSHORT" | "DWORD"
+    ) || (spec.generation == "cdna4" && matches!(kind, "DWORDX3" | "DWORDX4"))
 }
 
 /// The value of the NULL scalar register in this generation, if it has one.

@@ -338,7 +338,19 @@ pub fn random_instance(
             return None;
         }
     }
+    memory_field_rules(&mut ins);
     Some(ins)
+}
+
+/// Rules between the fields of a memory instruction, which LLVM (like the hardware) enforces:
+/// a buffer load returning its data to LDS (LDS set) writes no VDATA register, so the register
+/// file bit ACC is clear (VDATA itself is ignored, and stays random).
+fn memory_field_rules(ins: &mut Instruction) {
+    if ins.field("LDS") == Some(1) {
+        if let Some(k) = ins.encoding().fields.iter().position(|f| f.name == "ACC") {
+            ins.set_field(k, 0);
+        }
+    }
 }
 
 /// SMEM buffer accesses (a 128-bit resource in SBASE) take an unsigned offset in IOFFSET

@@ -568,6 +568,13 @@ fn initial(
             }
             continue;
         };
+        // `off` where the type names no NULL register (GFX9 scalar bases): the field's all-ones
+        // value, which the printer reads as no register. (A VGPR `off`, MUBUF's unused
+        // address, goes back to zero in `canonicalize`.)
+        if bare.eq_ignore_ascii_case("off") && ty.named_value("NULL").is_none() {
+            ins.set_field(field, mask_of(enc.fields[field].width()));
+            continue;
+        }
         if let Some(value) = syntax::structured_operand(spec.generation, ty, bare) {
             ins.set_field(field, value);
             continue;
@@ -589,6 +596,7 @@ fn initial(
     }
     // Tokens past the form's operands are modifiers too (`ds_gws_sema_p offset:16 gds` has no
     // operand, so its first token is a modifier).
+    syntax::buffer_format(&mut ins, modifiers);
     for m in operands.iter().skip(explicit.len()).chain(modifiers) {
         let (name, value) = match m.text.split_once(':') {
             Some((n, v)) => (

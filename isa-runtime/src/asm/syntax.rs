@@ -339,6 +339,23 @@ pub(super) fn gfx9_smem_offset(
     true
 }
 
+/// MTBUF's DFMT/NFMT fields from a `format:[...]` modifier, or LLVM's default pair when the
+/// line has none (the default is what LLVM leaves unwritten, not zero).
+pub(super) fn buffer_format(ins: &mut Instruction, modifiers: &[super::Token]) {
+    let enc = ins.encoding();
+    let field = |n: &str| enc.fields.iter().position(|f| f.name == n);
+    let (Some(dfmt_field), Some(nfmt_field)) = (field("DFMT"), field("NFMT")) else {
+        return;
+    };
+    let (dfmt, nfmt) = modifiers
+        .iter()
+        .find_map(|m| crate::disasm::buffer_format_value(m.text))
+        .or_else(|| crate::disasm::buffer_format_value("format:[]"))
+        .unwrap_or_default();
+    ins.set_field(dfmt_field, dfmt);
+    ins.set_field(nfmt_field, nfmt);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

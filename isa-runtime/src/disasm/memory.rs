@@ -12,6 +12,7 @@ pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
     match family {
         Family::Ds => print_ds(p),
         Family::Flat | Family::FlatGlobal | Family::FlatScratch => print_flat(p, family),
+        Family::Mubuf | Family::Mtbuf => print_buffer(p, family),
         _ => p.default_print(),
     }
 }
@@ -223,6 +224,9 @@ fn print_flat(p: &mut Printer, family: Family) {
         let field = o.info.field.map_or("", |f| enc.fields[f as usize].name);
         match field {
             "VDST" if atomic && !atomic_returns(p) => continue,
+            // The LDS-DMA loads (`GLOBAL_LOAD_LDS_DWORD`) write LDS at M0, not a VGPR: AMD
+            // lists a VDST, LLVM's syntax has none.
+            "VDST" if name.contains("_LOAD_LDS_") => continue,
             "ADDR" | "VADDR" => {
                 if !vaddr_used {
                     p.operand("off");
@@ -251,6 +255,145 @@ fn print_flat(p: &mut Printer, family: Family) {
         p.modifier("scale_offset");
     }
     print_cache_policy(p, atomic, name.contains("_STORE"));
+}
+
+/// LLVM's names of the MTBUF data formats (DFMT), GFX9 numbering.
+const DATA_FORMATS: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+
+/// LLVM's names of the MTBUF numeric formats (NFMT), GFX9 numbering.
+const NUMBER_FORMATS: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
+
+/// The data format LLVM leaves unwritten (`BUF_DATA_FORMAT_8`); the numeric format's default
+/// is 0 (`UNORM`).
+const DEFAULT_DATA_FORMAT: u64 = 1;
+
+/// LLVM's `format:[...]` text of split DFMT/NFMT fields (GFX9-style MTBUF), or `None` for the
+/// default pair, which LLVM does not print. Only the parts that differ from the defaults are
+/// named.
+pub(crate) fn buffer_format_text(dfmt: u64, nfmt: u64) -> Option<String> {
+    let mut parts = Vec::new();
+    if dfmt != DEFAULT_DATA_FORMAT {
+        parts.push(format!(
+            "BUF_DATA_FORMAT_{}",
+            DATA_FORMATS[dfmt as usize & 15]
+        ));
+    }
+    if nfmt != 0 {
+        parts.push(format!(
+            "BUF_NUM_FORMAT_{}",
+            NUMBER_FORMATS[nfmt as usize & 7]
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("format:[{}]", parts.join(",")))
+}
+
+/// The (DFMT, NFMT) values of a `format:[...]` text, the inverse of [`buffer_format_text`].
+pub(crate) fn buffer_format_value(text: &str) -> Option<(u64, u64)> {
+    let list = text.strip_prefix("format:[")?.strip_suffix(']')?;
+    let (mut dfmt, mut nfmt) = (DEFAULT_DATA_FORMAT, 0);
+    for part in list.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        let part = part.to_ascii_uppercase();
+        if let Some(n) = part.strip_prefix("BUF_DATA_FORMAT_") {
+            dfmt = DATA_FORMATS.iter().position(|f| *f == n)? as u64;
+        } else if let Some(n) = part.strip_prefix("BUF_NUM_FORMAT_") {
+            nfmt = NUMBER_FORMATS.iter().position(|f| *f == n)? as u64;
+        } else {
+            return None;
+        }
+    }
+    Some((dfmt, nfmt))
+}
+
+/// MUBUF and MTBUF (GFX9-style, with the OFFEN/IDXEN bits): `vdata, vaddr|off, srsrc, soffset`
+/// then `format:[...]` (MTBUF), `idxen offen`, `offset:N`, the cache policy and `lds`.
+/// VADDR holds as many VGPRs as the address needs: the index (IDXEN) then the offset (OFFEN);
+/// with neither LLVM writes `off`. An LDS-DMA load (LDS set) returns its data to LDS, so LLVM
+/// writes no VDATA.
+fn print_buffer(p: &mut Printer, family: Family) {
+    let name = p.ins.info().name;
+    let lds = p.field("LDS") == Some(1);
+    let idxen = p.field("IDXEN") == Some(1);
+    let offen = p.field("OFFEN") == Some(1);
+    let addr64 = p.field("ADDR64") == Some(1);
+    let address_vgprs = if addr64 {
+        2
+    } else {
+        u32::from(idxen) + u32::from(offen)
+    };
+    p.mnemonic();
+    let enc = p.ins.encoding();
+    for o in p.explicit() {
+        match o.info.field.map_or("", |f| enc.fields[f as usize].name) {
+            "VDATA" if lds => continue,
+            "VADDR" => {
+                if let (Operand::Reg { file, first, .. }, true) = (o.value, address_vgprs > 0) {
+                    p.operand(&reg_text(file, first, address_vgprs));
+                } else {
+                    p.operand("off");
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let t = mem_operand_text(p, &o);
+        p.operand(&t);
+    }
+    if family == Family::Mtbuf {
+        if let (Some(dfmt), Some(nfmt)) = (p.field("DFMT"), p.field("NFMT")) {
+            if let Some(text) = buffer_format_text(dfmt, nfmt) {
+                p.modifier(&text);
+            }
+        }
+    }
+    for (on, text) in [(idxen, "idxen"), (offen, "offen"), (addr64, "addr64")] {
+        if on {
+            p.modifier(text);
+        }
+    }
+    // Without an address (BUFFER_WBL2, BUFFER_INV) only the scope bits mean something: the
+    // offset and the non-temporal hint are ignored, and LLVM does not print them.
+    let addressed = p.op_in("VADDR").is_some();
+    if let Some(offset) = p.field("OFFSET").filter(|&o| o != 0 && addressed) {
+        p.modifier(&format!("offset:{offset}"));
+    }
+    if addressed {
+        print_cache_policy(p, name.contains("_ATOMIC_"), name.contains("_STORE"));
+    } else {
+        for (field, text) in [("GLC", "glc"), ("SC0", "sc0"), ("SC1", "sc1")] {
+            if p.field(field) == Some(1) {
+                p.modifier(text);
+            }
+        }
+    }
+    if lds {
+        p.modifier("lds");
+    }
 }
 
 /// ` offset:N`: signed for GLOBAL and SCRATCH (and every FLAT from RDNA 4 on, whose offset is
@@ -317,7 +460,7 @@ fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
 /// LLVM's name of a 3-bit temporal hint (RDNA 4 and later). For atomics the bits are flags:
 /// 1 = return the pre-op value, 2 = non-temporal, 4 = cascade (named at device or system
 /// scope only). For loads and stores they are one of eight policies; value 3 reads as
-/// BYPASS at system scope, else LU (loads) or RT_WB (stores).
+/// BYPASS at system scope, else LU (loads) or WB (stores).
 fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String {
     const SCOPE_DEV: u64 = 2;
     if atomic {
@@ -350,7 +493,7 @@ fn temporal_hint_text(th: u64, scope: u64, atomic: bool, store: bool) -> String 
         1 => "NT",
         2 => "HT",
         3 if scope == 3 => "BYPASS",
-        3 if store => "RT_WB",
+        3 if store => "WB",
         3 => "LU",
         4 => "NT_RT",
         5 => "RT_NT",
@@ -626,6 +769,30 @@ mod tests {
         ] {
             assert_eq!(swizzle_text(imm), want, "offset {imm:#x}");
         }
+    }
+
+    #[test]
+    fn buffer_formats_name_only_what_differs_from_the_default() {
+        // (DFMT, NFMT, LLVM's text), from llvm-mc 22 for gfx942.
+        for (dfmt, nfmt, want) in [
+            (1, 0, None),
+            (0, 0, Some("format:[BUF_DATA_FORMAT_INVALID]")),
+            (1, 1, Some("format:[BUF_NUM_FORMAT_SNORM]")),
+            (1, 6, Some("format:[BUF_NUM_FORMAT_RESERVED_6]")),
+            (
+                4,
+                7,
+                Some("format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]"),
+            ),
+            (15, 0, Some("format:[BUF_DATA_FORMAT_RESERVED_15]")),
+        ] {
+            let text = buffer_format_text(dfmt, nfmt);
+            assert_eq!(text.as_deref(), want, "{dfmt} {nfmt}");
+            let read = buffer_format_value(text.as_deref().unwrap_or("format:[]"));
+            assert_eq!(read, Some((dfmt, nfmt)), "{want:?}");
+        }
+        assert_eq!(buffer_format_value("format:[BUF_DATA_FORMAT_99]"), None);
+        assert_eq!(buffer_format_value("offset:4"), None);
     }
 
     #[test]

@@ -10,6 +10,8 @@ mod memory;
 mod scalar;
 mod vector;
 
+pub(crate) use memory::buffer_format_value;
+
 use crate::decode::Instruction;
 use crate::operand::{register_count, DecodedOperand, Operand, RegFile};
 use crate::tables::{IsaSpec, OperandTypeInfo};
