@@ -145,7 +145,9 @@ impl<'a> Printer<'a> {
     }
 
     pub fn mnemonic(&mut self) {
-        self.out.push_str(self.ins.info().mnemonic);
+        let info = self.ins.info();
+        let m = crate::overrides::llvm_mnemonic(self.ins.spec.generation, info.name, info.mnemonic);
+        self.out.push_str(m);
     }
 
     /// Appends an operand, with `, ` after the first and a space before the first.
@@ -478,6 +480,8 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         251 => "src_vccz".into(),
         252 => "src_execz".into(),
         253 => "src_scc".into(),
+        // LDS direct supplies one dword.
+        254 if !wide => "src_lds_direct".into(),
         _ => return None,
     };
     Some(text)
@@ -500,15 +504,33 @@ pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
     }
 }
 
-/// A value the operand's type does not list. Scalar register operands get LLVM's name of the
-/// code; anything else prints as the number.
+/// A value the operand's type does not list: LLVM's name of the code if it has one, else the
+/// number.
 fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
-    let scalar_register_type = operand_type(ins, o)
-        .is_some_and(|t| t.runs.iter().any(|r| r.prefix == "s" && r.first_value == 0));
-    if scalar_register_type {
-        if let Some(t) = scalar_code_text(ins.spec.generation, v, o.info.size) {
-            return t;
-        }
+    unlisted_code_name(ins, o).unwrap_or_else(|| v.to_string())
+}
+
+/// LLVM's name of a source code the operand's type does not list (`null`, `src_lds_direct`,
+/// an SGPR pair by an odd number, a VGPR in a 9-bit source AMD types as scalar), for operands
+/// in a source field: one whose type holds the scalar source codes, or a 9-bit field (LLVM
+/// decodes every code of a 9-bit source, whatever registers the instruction takes). `None`
+/// for a code LLVM names not either (a reserved one).
+pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<String> {
+    let ty = operand_type(ins, o)?;
+    let scalar_codes = ty
+        .runs
+        .iter()
+        .any(|r| r.prefix == "s" && r.first_value == 0);
+    let nine_bit = o
+        .info
+        .field
+        .is_some_and(|f| ins.encoding().fields[f as usize].width() == 9);
+    if !scalar_codes && !nine_bit {
+        return None;
     }
-    v.to_string()
+    if nine_bit && o.raw >= 256 {
+        let count = register_count(o.info.size);
+        return Some(reg_text(RegFile::Vgpr, o.raw as u32 - 256, count));
+    }
+    scalar_code_text(ins.spec.generation, o.raw, o.info.size)
 }

@@ -14,14 +14,21 @@
 use super::{named_text, reg_text, Family, Printer, Variant};
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
+use crate::overrides;
 use std::fmt::Write as _;
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
 /// prints their 32-bit form without `_e32`.
-const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[(
-    "V_READFIRSTLANE_B32",
-    "LLVM defines it as VOP1 only (it has no VOP3 form in LLVM), so no `_e32` is printed",
-)];
+const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[
+    (
+        "V_READFIRSTLANE_B32",
+        "LLVM defines it as VOP1 only (it has no VOP3 form in LLVM), so no `_e32` is printed",
+    ),
+    (
+        "V_SWAP_B32",
+        "LLVM defines it as VOP1 only (GFX9: no VOP3 form), so no `_e32` is printed",
+    ),
+];
 
 pub fn print(p: &mut Printer, family: Family, variant: Variant) {
     let shape = Shape::of(p.ins, family, variant);
@@ -249,11 +256,15 @@ fn register_half(
 /// True16 generations; before them (GFX9, GFX10) only the VOP3-only 16-bit instructions
 /// (`v_fma_f16`, `v_mad_u32_u16`, ...) have op_sel, the promoted VOP1/VOP2 ones ignore it.
 fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
-    shape.family == Family::Vop3
-        && (shape.true16 || !shape.has_short)
-        && p.ops
-            .iter()
-            .any(|o| o.info.field.is_some() && o.info.size == 16)
+    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
+    if shape.family != Family::Vop3 || overrides::vop3_lacks_op_sel(generation, name) {
+        return false;
+    }
+    overrides::vop3_has_op_sel(generation, name)
+        || ((shape.true16 || !shape.has_short)
+            && p.ops
+                .iter()
+                .any(|o| o.info.field.is_some() && o.info.size == 16))
 }
 
 fn op_sel_field(p: &Printer) -> Option<u64> {
@@ -299,14 +310,16 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
     let value = if index == 2 {
         accumulator(p, value)
     } else {
-        value
+        agpr_source(p, value, index)
     };
     let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
     let mut t = value_text(ins, &value);
     t.push_str(half);
     let (neg, abs, sext) = match shape.family {
         Family::Vop3 => (bit("NEG"), bit("ABS"), false),
-        // VOP3P prints its NEG bits as neg_lo/neg_hi modifiers.
+        // The mixed-precision FMAs take VOP3's input modifiers: NEG negates, NEG_HI is abs.
+        Family::Vop3p if is_mix(p) => (bit("NEG"), bit("NEG_HI"), false),
+        // Other VOP3P instructions print their NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
         _ if shape.variant.dpp16 || shape.variant.sdwa => (
             named(format!("SRC{index}_NEG")),
@@ -334,6 +347,30 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
         };
     }
     t
+}
+
+/// MFMA (CDNA 2+): bit `index` of ACC puts source A (0) or B (1) in the AGPRs.
+fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
+    match o.value {
+        Operand::Reg {
+            file: RegFile::Vgpr,
+            first,
+            count,
+        } if p.field("ACC").is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
+            value: Operand::Reg {
+                file: RegFile::Agpr,
+                first,
+                count,
+            },
+            ..o
+        },
+        _ => o,
+    }
+}
+
+/// The mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`).
+fn is_mix(p: &Printer) -> bool {
+    p.ins.info().name.contains("_MIX")
 }
 
 /// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
@@ -382,7 +419,8 @@ fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
     let format = o.info.data_format;
     match o.value {
         Operand::Reg { file, first, .. } => {
-            reg_text(file, first, crate::operand::register_count(size))
+            let count = crate::operand::register_count(size);
+            reg_text(file, super::aligned_first(file, first, count), count)
         }
         Operand::Named(n) => named_text(n, size),
         Operand::Int(i) => i.to_string(),
@@ -442,7 +480,8 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     let k = INLINE_NAMES.iter().position(|n| *n == name);
     match k {
         Some(k) if size == 16 && !is_float(format) => format!("0x{:x}", INLINE_F16[k]),
-        Some(8) if size > 32 => "0.15915494309189532".to_string(),
+        // A 64-bit operand's 1/(2*pi) is a double; the f32 tuples of MFMA keep the f32 text.
+        Some(8) if size == 64 => "0.15915494309189532".to_string(),
         _ => name.to_string(),
     }
 }
@@ -473,6 +512,10 @@ fn literal_text(v: u64, format: &str, size: u16) -> String {
     };
     if inlinable {
         format!("lit(0x{v:x})")
+    } else if size == 16 && format.ends_with("16") {
+        // A 16-bit operand reads the literal's low half; LLVM prints that half only (packed
+        // 8-bit pairs, also 16 bits in AMD's data, are dword operands in LLVM).
+        format!("0x{:x}", v & 0xffff)
     } else {
         format!("0x{v:x}")
     }
@@ -525,13 +568,24 @@ fn packed_default_hi(p: &Printer) -> bool {
 fn packed_modifiers(p: &mut Printer, r: &Roles) {
     let n = r.sources.len();
     let all = (1u64 << n) - 1;
-    let op_sel_hi = op_sel_hi_bits(p, n);
+    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
+    let op_sel_hi = if overrides::vop3p_ignores_op_sel_hi(generation, name) {
+        None
+    } else {
+        op_sel_hi_bits(p, n)
+    };
     let hi_default = if packed_default_hi(p) { all } else { 0 };
+    // The mixed-precision FMAs show their NEG bits on the sources (see `source_text`).
+    let (neg_lo, neg_hi) = if is_mix(p) {
+        (None, None)
+    } else {
+        (p.field("NEG"), p.field("NEG_HI"))
+    };
     let mods = [
         ("op_sel", op_sel_field(p), 0),
         ("op_sel_hi", op_sel_hi, hi_default),
-        ("neg_lo", p.field("NEG"), 0),
-        ("neg_hi", p.field("NEG_HI"), 0),
+        ("neg_lo", neg_lo, 0),
+        ("neg_hi", neg_hi, 0),
     ];
     for (name, value, default) in mods {
         let Some(v) = value.map(|v| v & all) else {
@@ -545,9 +599,15 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
     if p.field("CLAMP").is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
-    for name in ["CBSZ", "ABID", "BLGP"] {
-        if let Some(v) = p.field(name).filter(|&v| v != 0) {
-            p.modifier(&format!("{}:{v}", name.to_ascii_lowercase()));
+    let blgp_is_neg = overrides::mfma_blgp_is_neg(generation, name);
+    for field in ["CBSZ", "ABID", "BLGP"] {
+        if let Some(v) = p.field(field).filter(|&v| v != 0) {
+            if field == "BLGP" && blgp_is_neg {
+                let bits: Vec<String> = (0..3).map(|i| (v >> i & 1).to_string()).collect();
+                p.modifier(&format!("neg:[{}]", bits.join(",")));
+            } else {
+                p.modifier(&format!("{}:{v}", field.to_ascii_lowercase()));
+            }
         }
     }
 }
@@ -586,7 +646,12 @@ fn dpp16_controls(p: &mut Printer) {
     let ctrl = p.field("DPP_CTRL").unwrap_or(0);
     // LLVM prints unsupported or invalid controls as a `/* ... */` note, which the comparison
     // with LLVM drops; the note's own space before it stays.
-    match dpp_ctrl_text(p.ins, ctrl) {
+    let text = if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
+        None
+    } else {
+        dpp_ctrl_text(p.ins, ctrl)
+    };
+    match text {
         Some(text) => p.modifier(&text),
         None => p.modifier(""),
     }
@@ -604,6 +669,15 @@ fn dpp16_controls(p: &mut Printer) {
     if p.field("FI").is_some_and(|b| b != 0) {
         p.modifier("fi:1");
     }
+}
+
+/// GFX90A+ (CDNA 2-4) DPP of 64-bit operations: LLVM accepts only row_newbcast for them (its
+/// "DP ALU DPP") and prints a note for any other control.
+fn dp_alu_dpp(p: &Printer) -> bool {
+    matches!(p.ins.spec.generation, "cdna2" | "cdna3" | "cdna4")
+        && p.ops
+            .iter()
+            .any(|o| !o.info.implicit && o.info.field.is_some() && o.info.size == 64)
 }
 
 /// The DPP16 control, as LLVM names it for the generation (GFX9 has wave shifts and row
@@ -659,7 +733,8 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
             .copied()
             .unwrap_or("?")
     };
-    if shape.family != Family::Vopc {
+    let dst_select = !overrides::sdwa_without_dst_select(p.ins.spec.generation, p.ins.info().name);
+    if shape.family != Family::Vopc && dst_select {
         let t = format!("dst_sel:{}", select(p.field("DST_SEL")));
         p.modifier(&t);
         let unused = SDWA_UNUSED
@@ -700,6 +775,9 @@ mod literal_tests {
             (0x13c00, "FMT_NUM_F16", 16, "lit(0x13c00)"),
             (0xfff0, "FMT_NUM_F16", 16, "lit(0xfff0)"),
             (0x1234, "FMT_NUM_F16", 16, "0x1234"),
+            // gfx942 `v_add_f16_e32` and `v_add_u16_e32`: only the low half is read and printed.
+            (0x1be0b11f, "FMT_NUM_F16", 16, "0xb11f"),
+            (0x1be0b11f, "FMT_NUM_U16", 16, "0xb11f"),
             (0x10, "FMT_NUM_U16", 16, "lit(0x10)"),
             (0xfff0, "FMT_NUM_U16", 16, "0xfff0"),
             (0xfffffff0, "FMT_NUM_U16", 16, "lit(0xfffffff0)"),
