@@ -74,15 +74,6 @@ pub static OVERRIDES: &[Override] = &[
         },
         reason: "the second source of v_ldexp_f16 is the exponent, an integer (AMD's pseudocode reads it as i16); AMD's operand list gives it the F16 format, which would make float input modifiers and constants apply to it",
     },
-    Override {
-        generations: GFX9_CDNA,
-        kind: OverrideKind::DataFormat {
-            instructions: &["V_CMP_CLASS_F16", "V_CMPX_CLASS_F16"],
-            fields: &["SRC1", "VSRC1"],
-            to: "FMT_NUM_U16",
-        },
-        reason: "the second source of the f16 class compares is a mask of float classes, an integer (the f32 and f64 class compares have U32); AMD's operand list gives it the F16 format",
-    },
 ];
 
 /// Applies the overrides that concern `spec`; returns what was applied.

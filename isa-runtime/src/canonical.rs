@@ -68,11 +68,16 @@ pub fn absent_source_op_sel_hi(spec: &IsaSpec, form: &FormInfo, field: &str) -> 
     if !enc.name.contains("VOP3P") || enc.name.contains("MFMA") {
         return None;
     }
-    let sources = form
-        .operands
-        .iter()
-        .filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output)
-        .count() as u32;
+    let instruction = spec.instructions[form.instruction as usize].name;
+    // Where LLVM ignores op_sel_hi it writes the default for every source.
+    let sources = if crate::overrides::vop3p_ignores_op_sel_hi(spec.generation, instruction) {
+        0
+    } else {
+        form.operands
+            .iter()
+            .filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output)
+            .count() as u32
+    };
     let f = enc.fields.iter().find(|f| f.name == field)?;
     let bits = match field {
         "OP_SEL_HI" | "OPSEL_HI" => {

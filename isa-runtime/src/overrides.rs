@@ -345,12 +345,18 @@ pub fn vop3_lacks_op_sel(generation: &str, name: &str) -> bool {
 }
 
 /// Whether LLVM ignores op_sel_hi of VOP3P instruction `name` (it prints none and takes any
-/// value): the integer dot products of GFX9 read whole dwords.
+/// value): the integer dot products of GFX9 read whole dwords, and the AGPR moves have no
+/// packed halves.
 pub fn vop3p_ignores_op_sel_hi(generation: &str, name: &str) -> bool {
     GFX9.contains(&generation)
         && matches!(
             name,
-            "V_DOT4_I32_I8" | "V_DOT4_U32_U8" | "V_DOT8_I32_I4" | "V_DOT8_U32_U4"
+            "V_DOT4_I32_I8"
+                | "V_DOT4_U32_U8"
+                | "V_DOT8_I32_I4"
+                | "V_DOT8_U32_U4"
+                | "V_ACCVGPR_READ"
+                | "V_ACCVGPR_WRITE"
         )
 }
 

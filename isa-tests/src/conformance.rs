@@ -245,7 +245,9 @@ impl Report {
     /// fields) from `mismatches` to `disagreements`; returns the listed forms of this
     /// generation and mode that had no disagreeing case (stale entries).
     pub fn separate_listed(&mut self, set: &str, mode: &str, listed: &Listed) -> Vec<String> {
-        let is_listed = |m: &Mismatch| match listed.get(&self.key(set, mode, &m.form)) {
+        let generation = self.generation.clone();
+        let key = |form: &str| format!("{set}-{generation} {mode} {form}");
+        let is_listed = |m: &Mismatch| match listed.get(&key(&m.form)) {
             Some(None) => true,
             Some(Some(fields)) => fields.iter().any(|f| m.nonzero.contains(&f.as_str())),
             None => false,

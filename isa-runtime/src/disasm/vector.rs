@@ -28,6 +28,10 @@ const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[
         "V_SWAP_B32",
         "LLVM defines it as VOP1 only (GFX9: no VOP3 form), so no `_e32` is printed",
     ),
+    (
+        "V_ACCVGPR_MOV_B32",
+        "LLVM defines it as VOP1 only (no VOP3 form), so no `_e32` is printed",
+    ),
 ];
 
 pub fn print(p: &mut Printer, family: Family, variant: Variant) {
@@ -375,6 +379,10 @@ fn is_mix(p: &Printer) -> bool {
 
 /// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
 fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
+    // A sparse MFMA's third source is its index VGPR, not an accumulator.
+    if p.ins.info().name.starts_with("V_SMFMAC") && !o.info.output {
+        return o;
+    }
     match o.value {
         Operand::Reg {
             file: RegFile::Vgpr,
@@ -480,8 +488,9 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     let k = INLINE_NAMES.iter().position(|n| *n == name);
     match k {
         Some(k) if size == 16 && !is_float(format) => format!("0x{:x}", INLINE_F16[k]),
-        // A 64-bit operand's 1/(2*pi) is a double; the f32 tuples of MFMA keep the f32 text.
-        Some(8) if size == 64 => "0.15915494309189532".to_string(),
+        // A 64-bit operand's 1/(2*pi) is a double; packed f32 pairs and the f32 tuples of MFMA
+        // keep the f32 text.
+        Some(8) if size == 64 && !format.contains("PK") => "0.15915494309189532".to_string(),
         _ => name.to_string(),
     }
 }
@@ -490,6 +499,12 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
 /// have been an inline constant (LLVM keeps the encoding that way). 64-bit float operands take
 /// the literal as their high dword; LLVM prints the value, or the constant it equals.
 fn literal_text(v: u64, format: &str, size: u16) -> String {
+    // Packed 8-bit pairs (FP8, BF8) are 16 bits in AMD's data but dword operands in LLVM.
+    let size = if size == 16 && !format.ends_with("16") {
+        32
+    } else {
+        size
+    };
     let as_i32 = v as u32 as i32;
     let int_inline = |i: i64| (-16..=64).contains(&i);
     let inlinable = match size {
@@ -512,9 +527,8 @@ fn literal_text(v: u64, format: &str, size: u16) -> String {
     };
     if inlinable {
         format!("lit(0x{v:x})")
-    } else if size == 16 && format.ends_with("16") {
-        // A 16-bit operand reads the literal's low half; LLVM prints that half only (packed
-        // 8-bit pairs, also 16 bits in AMD's data, are dword operands in LLVM).
+    } else if size == 16 {
+        // A 16-bit operand reads the literal's low half; LLVM prints that half only.
         format!("0x{:x}", v & 0xffff)
     } else {
         format!("0x{v:x}")
@@ -530,8 +544,15 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
     if uses_op_sel(p, shape) {
         let sel = op_sel_field(p).unwrap_or(0);
         if sel != 0 {
+            // The instructions LLVM gives op_sel for a byte or word select print all three
+            // source slots, present or not.
+            let slots = if overrides::vop3_has_op_sel(p.ins.spec.generation, p.ins.info().name) {
+                3
+            } else {
+                r.sources.len()
+            };
             let mut t = String::from("op_sel:[");
-            for i in 0..r.sources.len() {
+            for i in 0..slots {
                 let _ = write!(t, "{},", sel >> i & 1);
             }
             let _ = write!(t, "{}]", sel >> 3 & 1);
@@ -646,14 +667,15 @@ fn dpp16_controls(p: &mut Printer) {
     let ctrl = p.field("DPP_CTRL").unwrap_or(0);
     // LLVM prints unsupported or invalid controls as a `/* ... */` note, which the comparison
     // with LLVM drops; the note's own space before it stays.
-    let text = if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
-        None
+    if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
+        // LLVM's note for these (" /* DP ALU dpp only supports row_newbcast */") leaves two
+        // spaces once dropped.
+        p.modifier(" ");
     } else {
-        dpp_ctrl_text(p.ins, ctrl)
-    };
-    match text {
-        Some(text) => p.modifier(&text),
-        None => p.modifier(""),
+        match dpp_ctrl_text(p.ins, ctrl) {
+            Some(text) => p.modifier(&text),
+            None => p.modifier(""),
+        }
     }
     p.modifier(&format!(
         "row_mask:0x{:x}",
@@ -1314,6 +1336,23 @@ mod synthetic_tests {
         assert_eq!(
             text(&CDNA, 3, &controls),
             "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, v1, v[0:3] cbsz:1 abid:2 blgp:3"
+        );
+        // ACC bit 1 (word bit 60) puts source B in the AGPRs (llvm-mc 22, gfx942).
+        let acc_b = [0x00, 0x00, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x14];
+        assert_eq!(
+            text(&CDNA, 3, &acc_b),
+            "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, a1, v[0:3]"
+        );
+    }
+
+    #[test]
+    fn mixed_precision_fma_shows_neg_and_abs_on_its_sources() {
+        // NEG bit 0 negates source 0, NEG_HI bit 1 is the abs of source 1 (llvm-mc 22 prints
+        // `v_fma_mix_f32 v0, -v1, |v2|, v3` for these bits on gfx942).
+        let mix = [0x00, 0x02, 0xa0, 0xd3, 0x01, 0x05, 0x0e, 0x2c];
+        assert_eq!(
+            text(&CDNA, 1, &mix),
+            "v_fma_mix_f32 v0, -v1, |v2|, v3 op_sel_hi:[1,0,0]"
         );
     }
 
