@@ -529,8 +529,19 @@ pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<Strin
         return None;
     }
     if nine_bit && o.raw >= 256 {
-        let count = register_count(o.info.size);
+        // A VGPR where AMD types a scalar (a lane mask, a carry-in): LLVM prints one VGPR.
+        let count = if scalar_codes {
+            1
+        } else {
+            register_count(o.info.size)
+        };
         return Some(reg_text(RegFile::Vgpr, o.raw as u32 - 256, count));
     }
-    scalar_code_text(ins.spec.generation, o.raw, o.info.size)
+    // Lane masks (`FMT_NUM_M64`) are 32 bits in wave32.
+    let size = if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
+        32
+    } else {
+        o.info.size
+    };
+    scalar_code_text(ins.spec.generation, o.raw, size)
 }

@@ -295,7 +295,12 @@ fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -
             "vcc_lo".into()
         };
     }
-    let (value, half) = register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3));
+    // The mixed-precision FMAs write a whole VGPR (mixlo/mixhi pick the half by name).
+    let (value, half) = if is_mix(p) {
+        (accumulator(p, *o), "")
+    } else {
+        register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3))
+    };
     let mut t = value_text(ins, &value);
     t.push_str(half);
     t
