@@ -439,6 +439,10 @@ fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
         Operand::Int(i) => i.to_string(),
         Operand::Float(name) => float_constant_text(name, format, size),
         Operand::Literal(v) if is_constant_operand(ins, o) => format!("0x{v:x}"),
+        // LLVM types the mixed-precision FMAs' sources as f16: their literal prints as one.
+        Operand::Literal(v) if ins.info().name.contains("_MIX") => {
+            literal_text(v, "FMT_NUM_F16", 16)
+        }
         Operand::Literal(v) => literal_text(v, format, size),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
         Operand::Imm(v) => format!("0x{v:x}"),
