@@ -23,6 +23,12 @@ pub enum OverrideKind {
     /// given the generation's full source type instead: in a 9-bit source field VGPRs are
     /// 256 + n and lower values are scalar registers and constants.
     RetypeNineBitVgprSource { to: &'static str },
+    /// The operands in `fields` of `instructions` get data format `to` (when the spec has it).
+    DataFormat {
+        instructions: &'static [&'static str],
+        fields: &'static [&'static str],
+        to: &'static str,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +64,15 @@ pub static OVERRIDES: &[Override] = &[
         generations: GFX11_UP,
         kind: OverrideKind::RetypeNineBitVgprSource { to: "OPR_SRC" },
         reason: "VOP3 DPP forms: AMD types SRC1, a 9-bit source field, with the 8-bit VGPR type whose v0 is 0; the hardware and LLVM read the field as a full source (v0 is 256, lower values are SGPRs and constants), so read literally the type names the wrong register",
+    },
+    Override {
+        generations: GFX9_CDNA,
+        kind: OverrideKind::DataFormat {
+            instructions: &["V_LDEXP_F16"],
+            fields: &["SRC1", "VSRC1"],
+            to: "FMT_NUM_I16",
+        },
+        reason: "the second source of v_ldexp_f16 is the exponent, an integer (AMD's pseudocode reads it as i16); AMD's operand list gives it the F16 format, which would make float input modifiers and constants apply to it",
     },
 ];
 
@@ -115,9 +130,50 @@ pub fn apply(spec: &mut Spec) -> Vec<String> {
                     applied.push(done);
                 }
             }
+            OverrideKind::DataFormat {
+                instructions,
+                fields,
+                to,
+            } => {
+                if let Some(done) = set_data_format(spec, instructions, fields, to) {
+                    applied.push(done);
+                }
+            }
         }
     }
     applied
+}
+
+/// Applies [`OverrideKind::DataFormat`]; says what changed, if anything.
+fn set_data_format(
+    spec: &mut Spec,
+    instructions: &[&str],
+    fields: &[&str],
+    to: &str,
+) -> Option<String> {
+    let target = spec.data_formats.iter().position(|d| d.name == to)?;
+    let mut count = 0;
+    for ins in spec
+        .instructions
+        .iter_mut()
+        .filter(|i| instructions.contains(&i.name.as_str()))
+    {
+        for o in ins.encodings.iter_mut().flat_map(|e| e.operands.iter_mut()) {
+            if o.field_name.as_deref().is_some_and(|f| fields.contains(&f))
+                && o.data_format != Some(target)
+            {
+                o.data_format = Some(target);
+                o.data_format_name = Some(to.to_string());
+                count += 1;
+            }
+        }
+    }
+    (count > 0).then(|| {
+        format!(
+            "{count} operand(s) of {} given data format {to}",
+            instructions.join(", ")
+        )
+    })
 }
 
 /// Applies [`OverrideKind::RetypeNineBitVgprSource`]; says what changed, if anything.

@@ -83,6 +83,37 @@ fn buffer_load_to_lds(spec: &IsaSpec, instruction: &str) -> bool {
     ) || (spec.generation == "cdna4" && matches!(kind, "DWORDX3" | "DWORDX4"))
 }
 
+/// Bits LLVM sets in op_sel_hi field `field` of a VOP3P form for the sources the form does not
+/// have: op_sel_hi defaults to 1 for every source, and LLVM writes the default of an absent
+/// one (bit 14 of a two-source `v_pk_add_f16`). They print nothing; `None` when no bit applies.
+pub fn absent_source_op_sel_hi(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
+    let enc = &spec.encodings[form.encoding as usize];
+    if !enc.name.contains("VOP3P") || enc.name.contains("MFMA") {
+        return None;
+    }
+    let instruction = spec.instructions[form.instruction as usize].name;
+    // Where LLVM ignores op_sel_hi it writes the default for every source.
+    let sources = if crate::overrides::vop3p_ignores_op_sel_hi(spec.generation, instruction) {
+        0
+    } else {
+        form.operands
+            .iter()
+            .filter(|o| !o.implicit && o.field.is_some() && o.input && !o.output)
+            .count() as u32
+    };
+    let f = enc.fields.iter().find(|f| f.name == field)?;
+    let bits = match field {
+        "OP_SEL_HI" | "OPSEL_HI" => {
+            let all = (1u64 << f.width()) - 1;
+            all & !((1u64 << sources.min(f.width())) - 1)
+        }
+        // CDNA's third op_sel_hi bit, outside AMD's two-bit field.
+        "OPSEL_HI2" if sources < 3 => 1,
+        _ => 0,
+    };
+    (bits != 0).then_some(bits)
+}
+
 /// The value of the NULL scalar register in this generation, if it has one.
 pub fn null_register(spec: &IsaSpec) -> Option<u64> {
     spec.operand_types

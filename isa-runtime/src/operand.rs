@@ -58,6 +58,22 @@ fn register_file(prefix: &str) -> Option<RegFile> {
     }
 }
 
+/// Whether every register an operand type names is an AGPR (`OPR_ACCVGPR`, `OPR_SRC_ACCVGPR`).
+pub fn is_agpr_only(ty: &OperandTypeInfo) -> bool {
+    !ty.runs.is_empty() && ty.runs.iter().all(|r| r.prefix == "acc")
+}
+
+/// The field value of type value `value`: AMD's AGPR-only types number acc n as 512 + n (an
+/// 8-bit field such as VDST) or 768 + n (a 9-bit source, where VGPRs are 256 + n); the ACC
+/// selection is the type's, and the field keeps the low 9 bits (n, or 256 + n).
+pub fn agpr_field_value(ty: &OperandTypeInfo, value: u64) -> u64 {
+    if is_agpr_only(ty) && value >= 512 {
+        value & 0x1ff
+    } else {
+        value
+    }
+}
+
 /// Registers needed for an operand of `size` bits (16-bit operands use one register).
 pub fn register_count(size: u16) -> u32 {
     (size as u32).div_ceil(32).max(1)
@@ -79,6 +95,14 @@ pub fn classify_in(
     literal: Option<u64>,
 ) -> Operand {
     let mut name = ty.name_of(raw as i64);
+    if name.is_none() && is_agpr_only(ty) {
+        // AMD numbers AGPRs past the field's range (512 + n, 768 + n): the field holds the
+        // value's low 9 bits (see `agpr_field_value`).
+        name = ty
+            .runs
+            .first()
+            .and_then(|r| ty.name_of(raw as i64 + (r.first_value & !0x1ff)));
+    }
     if name.is_none() {
         if let Some(spec) = spec {
             name = ty

@@ -271,6 +271,112 @@ pub static GPR_IDX_IMMEDIATE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Instructions LLVM spells differently from AMD on some generations: (generations, AMD's
+/// name, LLVM's mnemonic, reason).
+pub static LLVM_MNEMONICS: &[(Generations, &str, &str, &str)] = &[
+    (
+        GFX940,
+        "V_MAD_MIX_F32",
+        "v_fma_mix_f32",
+        "LLVM 22 names the gfx940+ opcode v_fma_mix_f32 (its FmaMixInsts feature); AMD keeps the MAD name",
+    ),
+    (GFX940, "V_MAD_MIXLO_F16", "v_fma_mixlo_f16", "as V_MAD_MIX_F32"),
+    (GFX940, "V_MAD_MIXHI_F16", "v_fma_mixhi_f16", "as V_MAD_MIX_F32"),
+    (
+        GFX9,
+        "V_ACCVGPR_READ",
+        "v_accvgpr_read_b32",
+        "LLVM's name carries the operand type; AMD's has none",
+    ),
+    (GFX9, "V_ACCVGPR_WRITE", "v_accvgpr_write_b32", "as V_ACCVGPR_READ"),
+];
+
+/// LLVM's mnemonic of AMD's instruction `name` with lower-case `mnemonic` on `generation`.
+pub fn llvm_mnemonic<'a>(generation: &str, name: &str, mnemonic: &'a str) -> &'a str {
+    LLVM_MNEMONICS
+        .iter()
+        .find(|e| e.1 == name && e.0.contains(&generation))
+        .map_or(mnemonic, |e| e.2)
+}
+
+/// AMD's instruction name for LLVM's mnemonic `llvm` on `generation`, if LLVM renames it.
+pub fn amd_name_of_llvm_mnemonic(generation: &str, llvm: &str) -> Option<&'static str> {
+    LLVM_MNEMONICS
+        .iter()
+        .find(|e| e.2.eq_ignore_ascii_case(llvm) && e.0.contains(&generation))
+        .map(|e| e.1)
+}
+
+/// VOP3 instructions with no 16-bit operand that LLVM gives `op_sel` (it selects a byte or
+/// word of the destination or sources), on the generations listed.
+pub static VOP3_OP_SEL: &[(Generations, &str, &str)] = &[
+    (
+        GFX940,
+        "V_ALIGNBIT_B32",
+        "LLVM 22 gives gfx940+ v_alignbit_b32 op_sel (source halves)",
+    ),
+    (GFX940, "V_ALIGNBYTE_B32", "as V_ALIGNBIT_B32"),
+    (
+        GFX940,
+        "V_CVT_SR_FP8_F32",
+        "op_sel[3:2] selects the destination byte written",
+    ),
+    (GFX940, "V_CVT_SR_BF8_F32", "as V_CVT_SR_FP8_F32"),
+    (
+        GFX940,
+        "V_CVT_PK_FP8_F32",
+        "op_sel[3] selects the destination word written",
+    ),
+    (GFX940, "V_CVT_PK_BF8_F32", "as V_CVT_PK_FP8_F32"),
+];
+
+/// Whether LLVM gives VOP3 instruction `name` op_sel although no operand is 16-bit.
+pub fn vop3_has_op_sel(generation: &str, name: &str) -> bool {
+    VOP3_OP_SEL
+        .iter()
+        .any(|e| e.1 == name && e.0.contains(&generation))
+}
+
+/// Whether LLVM's VOP3 instruction `name` has no op_sel although it has 16-bit operands: the
+/// GFX9 `_LEGACY_` 16-bit instructions are GFX8's opcodes kept under a new name, and GFX8's
+/// VOP3 had no op_sel.
+pub fn vop3_lacks_op_sel(generation: &str, name: &str) -> bool {
+    GFX9.contains(&generation) && name.contains("_LEGACY_")
+}
+
+/// Whether LLVM ignores op_sel_hi of VOP3P instruction `name` (it prints none and takes any
+/// value): the integer dot products of GFX9 read whole dwords, and the AGPR moves have no
+/// packed halves.
+pub fn vop3p_ignores_op_sel_hi(generation: &str, name: &str) -> bool {
+    GFX9.contains(&generation)
+        && matches!(
+            name,
+            "V_DOT4_I32_I8"
+                | "V_DOT4_U32_U8"
+                | "V_DOT8_I32_I4"
+                | "V_DOT8_U32_U4"
+                | "V_ACCVGPR_READ"
+                | "V_ACCVGPR_WRITE"
+        )
+}
+
+/// Whether LLVM's SDWA form of `name` has no destination select: the gfx940 conversions from
+/// FP8/BF8 to f32 write whole dwords (LLVM accepts only dst_sel DWORD and prints neither
+/// dst_sel nor dst_unused).
+pub fn sdwa_without_dst_select(generation: &str, name: &str) -> bool {
+    GFX940.contains(&generation)
+        && matches!(
+            name,
+            "V_CVT_F32_FP8" | "V_CVT_F32_BF8" | "V_CVT_PK_F32_FP8" | "V_CVT_PK_F32_BF8"
+        )
+}
+
+/// Whether LLVM prints MFMA `name`'s BLGP bits as `neg:[a,b,c]`: the f64 MFMAs of gfx940+
+/// have no lane-group pattern and use the bits to negate their sources.
+pub fn mfma_blgp_is_neg(generation: &str, name: &str) -> bool {
+    GFX940.contains(&generation) && name.starts_with("V_MFMA_F64")
+}
+
 /// Whether LLVM prints the SOPP immediate of `mnemonic` always in hex.
 pub fn sopp_immediate_in_hex(mnemonic: &str) -> bool {
     SOPP_HEX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)

@@ -1,8 +1,9 @@
 //! Test cases generated from a spec: for every form (instruction × encoding × condition), valid
 //! instances with random operand fields.
 
+use isa_runtime::operand::register_count;
 use isa_runtime::tables::{EncodingInfo, FieldInfo, FormInfo, OperandInfo, OperandTypeInfo};
-use isa_runtime::{decode, Instruction, IsaSpec};
+use isa_runtime::{decode, Instruction, IsaSpec, Operand};
 
 /// A small deterministic generator (SplitMix64), so every run checks the same cases.
 #[derive(Clone, Debug)]
@@ -34,22 +35,50 @@ impl Rng {
     }
 }
 
-/// A random value of an operand type for an operand of `size` bits, aligned for register
-/// tuples; never a literal marker unless `literal_ok`.
-fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool) -> Option<u64> {
+/// Whether a named value can start an operand of `count` registers: a pair is named by its low
+/// half (`VCC_HI` starts none), and M0 and LDS direct supply one dword; wider tuples start at
+/// no named register but NULL.
+fn name_starts_tuple(name: &str, count: u32) -> bool {
+    let single_dword = name.ends_with("_HI") || name == "M0" || name.contains("LDS_DIRECT");
+    count == 1
+        || (!single_dword
+            && (count <= 2
+                || name == "NULL"
+                || !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())))
+}
+
+/// Whether an operand holds a source code: its type holds the scalar source codes (SGPR 0 on),
+/// or its field is a 9-bit source. A value the type's list leaves out may still be a source
+/// LLVM names (NULL, `src_lds_direct`, a VGPR where AMD types a scalar, ...).
+fn is_source_code(ty: &OperandTypeInfo, width: u32) -> bool {
+    width == 9
+        || ty
+            .runs
+            .iter()
+            .any(|r| r.prefix == "s" && r.first_value == 0)
+}
+
+/// A random value of an operand type for an operand of `size` bits in a field of `width`
+/// bits; never a literal marker unless `literal_ok`. Register tuples start at any register,
+/// odd ones too (LLVM prints scalar ones aligned down). Source operands ([`is_source_code`])
+/// take any code of the field a quarter of the time, so the codes AMD's list leaves out are
+/// drawn as well; [`meaningful`] drops the reserved ones.
+fn random_value(
+    rng: &mut Rng,
+    ty: &OperandTypeInfo,
+    size: u16,
+    width: u32,
+    literal_ok: bool,
+) -> Option<u64> {
     let count = (size as u32).div_ceil(32).max(1);
+    if is_source_code(ty, width) && rng.chance(25) {
+        return Some(rng.next_u64() & ((1u64 << width.min(63)) - 1));
+    }
     let named: Vec<i64> = ty
         .values
         .iter()
         .filter(|(_, n)| literal_ok || !n.starts_with("SRC_LITERAL"))
-        // A register pair is named by its low half; `VCC_HI` cannot start one.
-        .filter(|(_, n)| count == 1 || !n.ends_with("_HI"))
-        // M0 is a single 32-bit register: no 64-bit operand starts at it.
-        .filter(|(_, n)| count == 1 || *n != "M0")
-        // Named registers are single registers or pairs: wider tuples start at none but NULL.
-        .filter(|(_, n)| {
-            count <= 2 || *n == "NULL" || !n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        })
+        .filter(|(_, n)| name_starts_tuple(n, count))
         .map(|v| v.0)
         .collect();
     let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
@@ -58,17 +87,24 @@ fn random_value(rng: &mut Rng, ty: &OperandTypeInfo, size: u16, literal_ok: bool
         if run.count < count {
             return None;
         }
-        let mut k = rng.below((run.count - count + 1) as u64) as u32;
-        if count > 1 {
-            // Register tuples start at an even register (also an even value offset).
-            k -= k % 2;
-        }
+        let k = rng.below((run.count - count + 1) as u64) as u32;
         return Some((run.first_value + k as i64) as u64);
     }
     if named.is_empty() {
         return None;
     }
     Some(named[rng.below(named.len() as u64) as usize] as u64)
+}
+
+/// Whether every operand of an instance means something: a register, a value its type names
+/// (a named register starting a tuple only where [`name_starts_tuple`] allows), or a code the
+/// disassembler knows LLVM's name of. Reserved codes (no name on either side) make no case.
+fn meaningful(ins: &Instruction) -> bool {
+    ins.operands().iter().all(|o| match o.value {
+        Operand::Named(n) => name_starts_tuple(n, register_count(o.info.size)),
+        Operand::Unknown(_) => isa_runtime::disasm::unlisted_code_name(ins, o).is_some(),
+        _ => true,
+    })
 }
 
 /// The width of a plain immediate type (one `VALUE` field: `OPR_SIMM5` → 5). Structured
@@ -122,7 +158,7 @@ pub fn generate(
             };
             let bytes = ins.encode();
             match decode(spec, &bytes) {
-                Ok((d, _)) if d == ins => {
+                Ok((d, _)) if d == ins && meaningful(&d) => {
                     out.push(ins);
                     made += 1;
                 }
@@ -230,7 +266,9 @@ fn is_float_format(format: &str) -> bool {
 /// - CLAMP and OMOD act on a float result (integer clamp exists on a few instructions only, and
 ///   the spec does not say which): only when the destination is float;
 /// - SDWA selects have 7 values (BYTE_0..3, WORD_0..1, DWORD) and `DST_UNUSED` 3; the rest is
-///   reserved.
+///   reserved;
+/// - OP_SEL bits of sources the form does not have are unused (LLVM rejects them); VOP3's bit
+///   3, the destination's, stays.
 ///
 /// Sources are the form's explicit inputs in spec order (source `n` is the n-th).
 fn vector_modifier_value(form: &FormInfo, field: &str, random: u64) -> u64 {
@@ -259,6 +297,7 @@ fn vector_modifier_value(form: &FormInfo, field: &str, random: u64) -> u64 {
     let source_index = |f: &str| f.as_bytes().get(3).map(|c| (c.wrapping_sub(b'0')) as usize);
     match field {
         "NEG" | "ABS" | "NEG_HI" => random & per_source(&float_source),
+        "OP_SEL" | "OPSEL" => random & (per_source(&|n| n < sources.len()) | 0b1000),
         "SRC0_NEG" | "SRC0_ABS" | "SRC1_NEG" | "SRC1_ABS" | "SRC2_NEG" | "SRC2_ABS" => {
             if source_index(field).is_some_and(float_source) {
                 random
@@ -314,7 +353,8 @@ pub fn random_instance(
             }
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
                 Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
-                    random_value(rng, ty, o.size, has_literal)?
+                    let v = random_value(rng, ty, o.size, field.width(), has_literal)?;
+                    isa_runtime::operand::agpr_field_value(ty, v)
                 }
                 // An immediate type's own layout (OPR_SIMM5's 5-bit VALUE) bounds the value
                 // even in a wider encoding field.

@@ -3,7 +3,9 @@
 use crate::cases;
 use crate::llvm_mc::{DisasmResult, LlvmMc, OracleError};
 use isa_gen::Generation;
+use isa_runtime::disasm::{family, Family};
 use isa_runtime::{disassemble, IsaSpec};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// One disagreement with LLVM.
@@ -11,6 +13,10 @@ use std::fmt;
 pub struct Mismatch {
     /// `INSTRUCTION in ENCODING`.
     pub form: String,
+    /// The form's [`report_family`].
+    pub family: &'static str,
+    /// The case's fields with a nonzero value.
+    pub nonzero: Vec<&'static str>,
     pub bytes: Vec<u8>,
     pub ours: String,
     /// LLVM's text, or `<invalid>` / `<crashed>`.
@@ -50,46 +56,226 @@ pub struct Report {
     pub generator_skipped: usize,
     /// Forms no valid random instance was found for (named as in the mismatch list).
     pub without_cases: Vec<String>,
-    /// Every form of the spec, named as in the mismatch list: an entry of
-    /// `llvm-disagreements.txt` for a form the loaded spec lacks (an excerpt) is not stale.
-    pub form_names: std::collections::BTreeSet<String>,
+    /// The same figures by family ([`report_family`]).
+    pub families: BTreeMap<&'static str, FamilyCounts>,
+    /// The forms that had cases (an entry for a form the loaded spec lacks is not stale: the
+    /// list serves AMD's complete files and the excerpts alike).
+    pub forms_with_cases: std::collections::BTreeSet<String>,
 }
 
-/// The entries of `llvm-disagreements.txt`: `<set>-<generation> <mode> <INSTRUCTION in ENCODING>`.
-pub fn listed_disagreements() -> std::collections::BTreeSet<String> {
-    include_str!("../llvm-disagreements.txt")
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .map(str::to_string)
+/// A family's line of the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FamilyCounts {
+    /// Forms of the family in the spec.
+    pub forms: usize,
+    pub cases: usize,
+    pub agree: usize,
+    /// Cases that disagree, listed ones included (the entries say which).
+    pub mismatches: usize,
+    /// Of `mismatches`, cases of forms in `llvm-disagreements.txt`.
+    pub listed: usize,
+}
+
+/// The family a form is reported under: the disassembler's family of its encoding
+/// ([`isa_runtime::disasm::family`]), with the variants LLVM defines apart from their base
+/// family on their own line: SDWA, DPP, VOP3 with a scalar destination (VOP3SD), MFMA, and
+/// the encodings with a literal dword.
+pub fn report_family(spec: &IsaSpec, form: u16) -> &'static str {
+    let f = &spec.forms[form as usize];
+    let encoding = spec.encodings[f.encoding as usize].name;
+    let instruction = spec.instructions[f.instruction as usize].name;
+    let (fam, variant) = family(encoding);
+    if variant.sdwa {
+        return "SDWA";
+    }
+    if variant.dpp8 || variant.dpp16 {
+        return "DPP";
+    }
+    if variant.literal {
+        return "literal";
+    }
+    let mfma = encoding.contains("MFMA")
+        || encoding.contains("VOP3PX2")
+        || instruction.starts_with("V_MFMA")
+        || instruction.starts_with("V_SMFMAC");
+    if mfma {
+        return "MFMA";
+    }
+    match fam {
+        Family::Sop1 => "SOP1",
+        Family::Sop2 => "SOP2",
+        Family::Sopk => "SOPK",
+        Family::Sopc => "SOPC",
+        Family::Sopp => "SOPP",
+        Family::Smem => "SMEM",
+        Family::Vop1 => "VOP1",
+        Family::Vop2 => "VOP2",
+        Family::Vopc => "VOPC",
+        Family::Vop3 if variant.sdst => "VOP3SD",
+        Family::Vop3 => "VOP3",
+        Family::Vop3p => "VOP3P",
+        Family::Vopd => "VOPD",
+        Family::Ds => "DS",
+        Family::Flat => "FLAT",
+        Family::FlatGlobal => "GLOBAL",
+        Family::FlatScratch => "SCRATCH",
+        Family::Mubuf => "MUBUF",
+        Family::Mtbuf => "MTBUF",
+        Family::Mimg => "MIMG",
+        Family::Exp => "EXP",
+        Family::Other => "other",
+    }
+}
+
+/// Whether a `--family` filter names the form's family: its report family (`VOP3SD`, `MFMA`,
+/// case-insensitive) or part of its encoding's name (`SOP1_INST_LITERAL`).
+pub fn family_matches(spec: &IsaSpec, form: u16, filter: &str) -> bool {
+    let encoding = spec.encoding_of(form).name;
+    report_family(spec, form).eq_ignore_ascii_case(filter) || encoding.contains(filter)
+}
+
+/// The entries of `llvm-disagreements.txt`, by key `<set>-<generation> <mode> <INSTRUCTION in
+/// ENCODING>`: `None` when every case of the form is listed, or the fields of which one set
+/// (nonzero) makes a case listed (`... when NEG,ABS`: LLVM rejects the form with those bits).
+pub type Listed = BTreeMap<String, Option<Vec<String>>>;
+
+pub fn listed_disagreements() -> Listed {
+    let mut listed = Listed::new();
+    for line in include_str!("../llvm-disagreements.txt").lines() {
+        let entry = line.split('#').next().unwrap_or("").trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let (key, fields) = match entry.split_once(" when ") {
+            Some((k, f)) => (
+                k.trim(),
+                Some(
+                    f.split(',')
+                        .map(|x| x.trim().to_string())
+                        .collect::<Vec<_>>(),
+                ),
+            ),
+            None => (entry, None),
+        };
+        let slot = listed
+            .entry(key.to_string())
+            .or_insert_with(|| Some(Vec::new()));
+        match (slot.as_mut(), fields) {
+            (Some(all), Some(f)) => all.extend(f),
+            _ => *slot = None,
+        }
+    }
+    listed
+}
+
+/// The names of an instance's fields that hold a nonzero value (for conditional entries).
+fn nonzero_fields(ins: &isa_runtime::Instruction) -> Vec<&'static str> {
+    ins.encoding()
+        .fields
+        .iter()
+        .filter(|f| ins.field(f.name).is_some_and(|v| v != 0))
+        .map(|f| f.name)
         .collect()
 }
 
 impl Report {
+    fn new(spec: &'static IsaSpec, stats: &cases::CaseStats) -> Report {
+        let gen = Generation::from_name(spec.generation).expect("known generation");
+        let mut families: BTreeMap<&'static str, FamilyCounts> = BTreeMap::new();
+        for form in 0..spec.forms.len() as u16 {
+            families.entry(report_family(spec, form)).or_default().forms += 1;
+        }
+        Report {
+            generation: spec.generation.to_string(),
+            mcpu: gen.llvm_mcpu().to_string(),
+            forms: spec.forms.len(),
+            forms_covered: stats.forms_with_cases,
+            generator_skipped: spec.skipped.len(),
+            without_cases: stats
+                .without_cases
+                .iter()
+                .map(|&f| form_name(spec, f))
+                .collect(),
+            families,
+            ..Default::default()
+        }
+    }
+
+    /// Counts one case of `form`, agreeing or not.
+    fn count(&mut self, spec: &IsaSpec, form: u16, agree: bool) {
+        self.forms_with_cases.insert(form_name(spec, form));
+        let c = self.families.entry(report_family(spec, form)).or_default();
+        c.cases += 1;
+        if agree {
+            c.agree += 1;
+        } else {
+            c.mismatches += 1;
+        }
+    }
+
+    /// Keeps the families, forms and cases that `filter` names (see [`family_matches`]):
+    /// figures and mismatches of the rest are dropped.
+    pub fn keep_family(&mut self, spec: &IsaSpec, filter: &str) {
+        let kept = |name: &str| {
+            (0..spec.forms.len() as u16)
+                .any(|f| form_name(spec, f) == name && family_matches(spec, f, filter))
+        };
+        self.mismatches.retain(|m| kept(&m.form));
+        self.disagreements.retain(|m| kept(&m.form));
+        let families: std::collections::BTreeSet<&str> = (0..spec.forms.len() as u16)
+            .filter(|&f| family_matches(spec, f, filter))
+            .map(|f| report_family(spec, f))
+            .collect();
+        self.families.retain(|k, _| families.contains(k));
+    }
+
+    /// One line per family: forms, cases, agreeing cases, mismatches (and how many of them are
+    /// of listed forms).
+    pub fn family_table(&self) -> String {
+        let mut t = String::new();
+        for (name, c) in &self.families {
+            t.push_str(&format!(
+                "  {:<8} {:<8} {:<8} forms {:>5} cases {:>6} agree {:>6} mismatches {:>5} (listed {})\n",
+                self.generation, self.mcpu, name, c.forms, c.cases, c.agree, c.mismatches, c.listed
+            ));
+        }
+        t
+    }
+
     /// The key of a form in `llvm-disagreements.txt`.
     pub fn key(&self, set: &str, mode: &str, form: &str) -> String {
         format!("{set}-{} {mode} {form}", self.generation)
     }
 
-    /// Moves the cases of listed forms from `mismatches` to `disagreements`; returns the listed
-    /// forms of this generation and mode that had no disagreeing case (stale entries).
-    pub fn separate_listed(
-        &mut self,
-        set: &str,
-        mode: &str,
-        listed: &std::collections::BTreeSet<String>,
-    ) -> Vec<String> {
+    /// Moves the cases of listed forms (with a condition: the cases that set one of its
+    /// fields) from `mismatches` to `disagreements`; returns the listed forms of this
+    /// generation and mode that had no disagreeing case (stale entries).
+    pub fn separate_listed(&mut self, set: &str, mode: &str, listed: &Listed) -> Vec<String> {
+        let generation = self.generation.clone();
+        let key = |form: &str| format!("{set}-{generation} {mode} {form}");
+        let is_listed = |m: &Mismatch| match listed.get(&key(&m.form)) {
+            Some(None) => true,
+            Some(Some(fields)) => fields.iter().any(|f| m.nonzero.contains(&f.as_str())),
+            None => false,
+        };
         let (listed_cases, rest): (Vec<Mismatch>, Vec<Mismatch>) =
             std::mem::take(&mut self.mismatches)
                 .into_iter()
-                .partition(|m| listed.contains(&self.key(set, mode, &m.form)));
+                .partition(is_listed);
         self.mismatches = rest;
         self.disagreements = listed_cases;
+        for m in &self.disagreements {
+            if let Some(c) = self.families.get_mut(m.family) {
+                c.listed += 1;
+            }
+        }
         let prefix = self.key(set, mode, "");
         listed
-            .iter()
-            .filter(|k| k.starts_with(&prefix))
-            .filter(|k| self.form_names.contains(&k[prefix.len()..]))
+            .keys()
+            .filter(|k| {
+                k.strip_prefix(&prefix)
+                    .is_some_and(|form| self.forms_with_cases.contains(form))
+            })
             .filter(|k| {
                 !self
                     .disagreements
@@ -141,29 +327,18 @@ pub fn disassembly(
     let (instances, stats) = cases::generate(spec, per_form, seed);
     let bytes: Vec<Vec<u8>> = instances.iter().map(|i| i.encode()).collect();
     let batch = llvm.disassemble(gen, &bytes)?;
-    let mut report = Report {
-        generation: spec.generation.to_string(),
-        mcpu: gen.llvm_mcpu().to_string(),
-        forms: spec.forms.len(),
-        forms_covered: stats.forms_with_cases,
-        cases: instances.len(),
-        generator_skipped: spec.skipped.len(),
-        without_cases: stats
-            .without_cases
-            .iter()
-            .map(|&f| form_name(spec, f))
-            .collect(),
-        form_names: (0..spec.forms.len() as u16)
-            .map(|f| form_name(spec, f))
-            .collect(),
-        ..Default::default()
-    };
+    let mut report = Report::new(spec, &stats);
+    report.cases = instances.len();
     let mut covered = std::collections::BTreeSet::new();
     for ((ins, b), r) in instances.iter().zip(&bytes).zip(&batch.results) {
         covered.insert(ins.form_info().instruction);
         let ours = disassemble(ins);
         let (llvm_text, ok) = match r {
-            DisasmResult::Decoded(d) => (d.text.clone(), d.text == ours && d.consumed == b.len()),
+            // LLVM's `/* ... */` notes are dropped from both texts.
+            DisasmResult::Decoded(d) => (
+                d.text.clone(),
+                d.text == crate::llvm_mc::strip_comments(&ours).0 && d.consumed == b.len(),
+            ),
             DisasmResult::Invalid => ("<invalid>".to_string(), false),
             DisasmResult::Crashed => {
                 report.llvm_crashed += 1;
@@ -171,11 +346,14 @@ pub fn disassembly(
             }
             DisasmResult::Error(e) => (format!("<error: {e}>"), false),
         };
+        report.count(spec, ins.form, ok);
         if ok {
             report.agree += 1;
         } else {
             report.mismatches.push(Mismatch {
                 form: form_name(spec, ins.form),
+                family: report_family(spec, ins.form),
+                nonzero: nonzero_fields(ins),
                 bytes: b.clone(),
                 ours,
                 llvm: llvm_text,
@@ -208,22 +386,7 @@ pub fn assembly(
         }
     }
     let asm = llvm.assemble(gen, &texts)?;
-    let mut report = Report {
-        generation: spec.generation.to_string(),
-        mcpu: gen.llvm_mcpu().to_string(),
-        forms: spec.forms.len(),
-        forms_covered: stats.forms_with_cases,
-        generator_skipped: spec.skipped.len(),
-        without_cases: stats
-            .without_cases
-            .iter()
-            .map(|&f| form_name(spec, f))
-            .collect(),
-        form_names: (0..spec.forms.len() as u16)
-            .map(|f| form_name(spec, f))
-            .collect(),
-        ..Default::default()
-    };
+    let mut report = Report::new(spec, &stats);
     let mut covered = std::collections::BTreeSet::new();
     for ((text, &k), r) in texts.iter().zip(&origin).zip(&asm.results) {
         let Some(expected) = r.bytes() else {
@@ -233,16 +396,23 @@ pub fn assembly(
         report.cases += 1;
         covered.insert(instances[k].form_info().instruction);
         let ours = isa_runtime::assemble_instruction(spec, text);
+        let form = instances[k].form;
+        let agree = matches!(&ours, Ok(ins) if ins.encode() == expected);
+        report.count(spec, form, agree);
         match ours {
-            Ok(ins) if ins.encode() == expected => report.agree += 1,
+            Ok(_) if agree => report.agree += 1,
             Ok(ins) => report.mismatches.push(Mismatch {
-                form: form_name(spec, instances[k].form),
+                form: form_name(spec, form),
+                family: report_family(spec, form),
+                nonzero: nonzero_fields(&instances[k]),
                 bytes: expected,
                 ours: format!("{text} => {}", hex(&ins.encode())),
                 llvm: format!("{text} => {}", hex(&r.bytes().unwrap_or_default())),
             }),
             Err(e) => report.mismatches.push(Mismatch {
-                form: form_name(spec, instances[k].form),
+                form: form_name(spec, form),
+                family: report_family(spec, form),
+                nonzero: nonzero_fields(&instances[k]),
                 bytes: expected.clone(),
                 ours: format!("{text} => error at column {}: {}", e.column, e.message),
                 llvm: format!("{text} => {}", hex(&expected)),

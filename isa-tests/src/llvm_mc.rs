@@ -787,7 +787,7 @@ fn parse_encoded_line(line: &str) -> Option<EncodedLine> {
 }
 
 /// Removes `/* ... */` comments (and a trailing `;` or `//` comment) from an instruction's text.
-fn strip_comments(raw: &str) -> (String, Vec<String>) {
+pub(crate) fn strip_comments(raw: &str) -> (String, Vec<String>) {
     let mut text = String::with_capacity(raw.len());
     let mut comments = Vec::new();
     let mut rest = raw;

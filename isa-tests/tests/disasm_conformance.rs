@@ -38,6 +38,7 @@ fn run(set: &str, mode: &str, specs: Vec<&'static isa_runtime::IsaSpec>, f: Run)
             f(spec, &llvm, PER_FORM, SEED).unwrap_or_else(|e| panic!("{}: {e}", spec.generation));
         stale.extend(r.separate_listed(set, mode, &listed));
         eprintln!("{set} {mode}: {r}");
+        eprint!("{}", r.family_table());
         assert!(r.cases > 0, "{}: no cases", r.generation);
         cases += r.cases;
         disagreeing += r.disagreements.len();

@@ -193,7 +193,7 @@ fn operand_value_in(
         }
         return ty
             .register_value(prefix, first)
-            .map(|v| (v as u64, None))
+            .map(|v| (crate::operand::agpr_field_value(ty, v as u64), None))
             .ok_or_else(|| format!("register {tok} is not allowed here ({})", ty.name));
     }
     let upper = tok.to_ascii_uppercase();
@@ -280,9 +280,15 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         .iter()
         .find_map(|s| mnem_lower.strip_suffix(s))
         .unwrap_or(&mnem_lower);
+    let renamed = |m: &str| {
+        crate::overrides::amd_name_of_llvm_mnemonic(spec.generation, m)
+            .and_then(|n| spec.instruction_by_name(n))
+    };
     let ins_index = spec
         .instruction_by_name(&mnem_lower)
         .or_else(|| spec.instruction_by_name(base))
+        .or_else(|| renamed(&mnem_lower))
+        .or_else(|| renamed(base))
         .ok_or_else(|| {
             err(
                 lead + 1,
@@ -686,6 +692,16 @@ fn canonicalize(
             }
             let mut trial = ins;
             if trial.set_field(k, v & !(1 << bit)) && normalize(&disassemble(&trial)) == target {
+                ins = trial;
+            }
+        }
+    }
+    // LLVM's defaults for what the text cannot show (op_sel_hi of absent sources).
+    for (k, field) in enc.fields.iter().enumerate() {
+        if let Some(bits) = crate::canonical::absent_source_op_sel_hi(spec, f, field.name) {
+            let mut trial = ins;
+            let v = field.extract(ins.bits) | bits;
+            if trial.set_field(k, v) && normalize(&disassemble(&trial)) == target {
                 ins = trial;
             }
         }

@@ -157,7 +157,9 @@ impl<'a> Printer<'a> {
     }
 
     pub fn mnemonic(&mut self) {
-        self.out.push_str(self.ins.info().mnemonic);
+        let info = self.ins.info();
+        let m = crate::overrides::llvm_mnemonic(self.ins.spec.generation, info.name, info.mnemonic);
+        self.out.push_str(m);
     }
 
     /// Appends an operand, with `, ` after the first and a space before the first.
@@ -490,8 +492,8 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         251 => "src_vccz".into(),
         252 => "src_execz".into(),
         253 => "src_scc".into(),
-        // GFX11 and GFX12 name it; GFX1250 (cdna5) uses 254 for 64-bit literals.
-        254 if gfx11_up && generation != "cdna5" => "src_lds_direct".into(),
+        // GFX1250 (cdna5) uses 254 for 64-bit literals; LDS direct supplies one dword.
+        254 if !wide && generation != "cdna5" => "src_lds_direct".into(),
         _ => return None,
     };
     Some(text)
@@ -499,6 +501,9 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
 
 /// The LLVM text of an operand.
 pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
+    if let Operand::Unknown(v) = o.value {
+        return unknown_text(ins, o, v);
+    }
     let literal64 = ins.field("LITERAL64").is_some();
     value_text(ins.spec, imm_style(ins, o), literal64, o)
 }
@@ -516,14 +521,15 @@ pub fn value_text(spec: &IsaSpec, style: ImmStyle, literal64: bool, o: &DecodedO
         Operand::Float(f) => float_text(f, style),
         Operand::Literal(v) => literal_text(v, style, literal64),
         Operand::Imm(v) => v.to_string(),
-        Operand::Unknown(v) => unknown_text(spec, o, v),
+        Operand::Unknown(v) => unknown_text_in(spec, o, v),
         Operand::Implicit(t) => t.to_ascii_lowercase(),
     }
 }
 
-/// A value the operand's type does not list. Scalar register operands get LLVM's name of the
-/// code; anything else prints as the number.
-fn unknown_text(spec: &IsaSpec, o: &DecodedOperand, v: u64) -> String {
+/// A value the operand's type does not list, for operands not held by an [`Instruction`]
+/// (dual-issue halves): scalar register operands get LLVM's name of the code; anything else
+/// prints as the number.
+fn unknown_text_in(spec: &IsaSpec, o: &DecodedOperand, v: u64) -> String {
     let scalar_register_type = o
         .info
         .operand_type
@@ -535,4 +541,46 @@ fn unknown_text(spec: &IsaSpec, o: &DecodedOperand, v: u64) -> String {
         }
     }
     v.to_string()
+}
+
+/// A value the operand's type does not list: LLVM's name of the code if it has one, else the
+/// number.
+fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
+    unlisted_code_name(ins, o).unwrap_or_else(|| v.to_string())
+}
+
+/// LLVM's name of a source code the operand's type does not list (`null`, `src_lds_direct`,
+/// an SGPR pair by an odd number, a VGPR in a 9-bit source AMD types as scalar), for operands
+/// in a source field: one whose type holds the scalar source codes, or a 9-bit field (LLVM
+/// decodes every code of a 9-bit source, whatever registers the instruction takes). `None`
+/// for a code LLVM names not either (a reserved one).
+pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<String> {
+    let ty = operand_type(ins, o)?;
+    let scalar_codes = ty
+        .runs
+        .iter()
+        .any(|r| r.prefix == "s" && r.first_value == 0);
+    let nine_bit = o
+        .info
+        .field
+        .is_some_and(|f| ins.encoding().fields[f as usize].width() == 9);
+    if !scalar_codes && !nine_bit {
+        return None;
+    }
+    if nine_bit && o.raw >= 256 {
+        // A VGPR where AMD types a scalar (a lane mask, a carry-in): LLVM prints one VGPR.
+        let count = if scalar_codes {
+            1
+        } else {
+            register_count(o.info.size)
+        };
+        return Some(reg_text(RegFile::Vgpr, o.raw as u32 - 256, count));
+    }
+    // Lane masks (`FMT_NUM_M64`) are 32 bits in wave32.
+    let size = if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
+        32
+    } else {
+        o.info.size
+    };
+    scalar_code_text(ins.spec.generation, o.raw, size)
 }

@@ -14,14 +14,25 @@
 use super::{named_text, reg_text, Family, Printer, Variant};
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
+use crate::overrides;
 use std::fmt::Write as _;
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
 /// prints their 32-bit form without `_e32`.
-const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[(
-    "V_READFIRSTLANE_B32",
-    "LLVM defines it as VOP1 only (it has no VOP3 form in LLVM), so no `_e32` is printed",
-)];
+const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[
+    (
+        "V_READFIRSTLANE_B32",
+        "LLVM defines it as VOP1 only (it has no VOP3 form in LLVM), so no `_e32` is printed",
+    ),
+    (
+        "V_SWAP_B32",
+        "LLVM defines it as VOP1 only (GFX9: no VOP3 form), so no `_e32` is printed",
+    ),
+    (
+        "V_ACCVGPR_MOV_B32",
+        "LLVM defines it as VOP1 only (no VOP3 form), so no `_e32` is printed",
+    ),
+];
 
 pub fn print(p: &mut Printer, family: Family, variant: Variant) {
     let shape = Shape::of(p.ins, family, variant);
@@ -249,11 +260,15 @@ fn register_half(
 /// True16 generations; before them (GFX9, GFX10) only the VOP3-only 16-bit instructions
 /// (`v_fma_f16`, `v_mad_u32_u16`, ...) have op_sel, the promoted VOP1/VOP2 ones ignore it.
 fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
-    shape.family == Family::Vop3
-        && (shape.true16 || !shape.has_short)
-        && p.ops
-            .iter()
-            .any(|o| o.info.field.is_some() && o.info.size == 16)
+    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
+    if shape.family != Family::Vop3 || overrides::vop3_lacks_op_sel(generation, name) {
+        return false;
+    }
+    overrides::vop3_has_op_sel(generation, name)
+        || ((shape.true16 || !shape.has_short)
+            && p.ops
+                .iter()
+                .any(|o| o.info.field.is_some() && o.info.size == 16))
 }
 
 fn op_sel_field(p: &Printer) -> Option<u64> {
@@ -280,7 +295,12 @@ fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -
             "vcc_lo".into()
         };
     }
-    let (value, half) = register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3));
+    // The mixed-precision FMAs write a whole VGPR (mixlo/mixhi pick the half by name).
+    let (value, half) = if is_mix(p) {
+        (accumulator(p, *o), "")
+    } else {
+        register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3))
+    };
     let mut t = value_text(ins, &value);
     t.push_str(half);
     t
@@ -299,14 +319,16 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
     let value = if index == 2 {
         accumulator(p, value)
     } else {
-        value
+        agpr_source(p, value, index)
     };
     let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
     let mut t = value_text(ins, &value);
     t.push_str(half);
     let (neg, abs, sext) = match shape.family {
         Family::Vop3 => (bit("NEG"), bit("ABS"), false),
-        // VOP3P prints its NEG bits as neg_lo/neg_hi modifiers.
+        // The mixed-precision FMAs take VOP3's input modifiers: NEG negates, NEG_HI is abs.
+        Family::Vop3p if is_mix(p) => (bit("NEG"), bit("NEG_HI"), false),
+        // Other VOP3P instructions print their NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
         _ if shape.variant.dpp16 || shape.variant.sdwa => (
             named(format!("SRC{index}_NEG")),
@@ -336,8 +358,36 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
     t
 }
 
+/// MFMA (CDNA 2+): bit `index` of ACC puts source A (0) or B (1) in the AGPRs.
+fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
+    match o.value {
+        Operand::Reg {
+            file: RegFile::Vgpr,
+            first,
+            count,
+        } if p.field("ACC").is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
+            value: Operand::Reg {
+                file: RegFile::Agpr,
+                first,
+                count,
+            },
+            ..o
+        },
+        _ => o,
+    }
+}
+
+/// The mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`).
+fn is_mix(p: &Printer) -> bool {
+    p.ins.info().name.contains("_MIX")
+}
+
 /// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
 fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
+    // A sparse MFMA's third source is its index VGPR, not an accumulator.
+    if p.ins.info().name.starts_with("V_SMFMAC") && !o.info.output {
+        return o;
+    }
     match o.value {
         Operand::Reg {
             file: RegFile::Vgpr,
@@ -382,12 +432,17 @@ fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
     let format = o.info.data_format;
     match o.value {
         Operand::Reg { file, first, .. } => {
-            reg_text(file, first, crate::operand::register_count(size))
+            let count = crate::operand::register_count(size);
+            reg_text(file, super::aligned_first(file, first, count), count)
         }
         Operand::Named(n) => named_text(n, size),
         Operand::Int(i) => i.to_string(),
         Operand::Float(name) => float_constant_text(name, format, size),
         Operand::Literal(v) if is_constant_operand(ins, o) => format!("0x{v:x}"),
+        // LLVM types the mixed-precision FMAs' sources as f16: their literal prints as one.
+        Operand::Literal(v) if ins.info().name.contains("_MIX") => {
+            literal_text(v, "FMT_NUM_F16", 16)
+        }
         Operand::Literal(v) => literal_text(v, format, size),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
         Operand::Imm(v) => format!("0x{v:x}"),
@@ -442,7 +497,9 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     let k = INLINE_NAMES.iter().position(|n| *n == name);
     match k {
         Some(k) if size == 16 && !is_float(format) => format!("0x{:x}", INLINE_F16[k]),
-        Some(8) if size > 32 => "0.15915494309189532".to_string(),
+        // A 64-bit operand's 1/(2*pi) is a double; packed f32 pairs and the f32 tuples of MFMA
+        // keep the f32 text.
+        Some(8) if size == 64 && !format.contains("PK") => "0.15915494309189532".to_string(),
         _ => name.to_string(),
     }
 }
@@ -451,6 +508,12 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
 /// have been an inline constant (LLVM keeps the encoding that way). 64-bit float operands take
 /// the literal as their high dword; LLVM prints the value, or the constant it equals.
 fn literal_text(v: u64, format: &str, size: u16) -> String {
+    // Packed 8-bit pairs (FP8, BF8) are 16 bits in AMD's data but dword operands in LLVM.
+    let size = if size == 16 && !format.ends_with("16") {
+        32
+    } else {
+        size
+    };
     let as_i32 = v as u32 as i32;
     let int_inline = |i: i64| (-16..=64).contains(&i);
     let inlinable = match size {
@@ -473,6 +536,9 @@ fn literal_text(v: u64, format: &str, size: u16) -> String {
     };
     if inlinable {
         format!("lit(0x{v:x})")
+    } else if size == 16 {
+        // A 16-bit operand reads the literal's low half; LLVM prints that half only.
+        format!("0x{:x}", v & 0xffff)
     } else {
         format!("0x{v:x}")
     }
@@ -487,8 +553,15 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
     if uses_op_sel(p, shape) {
         let sel = op_sel_field(p).unwrap_or(0);
         if sel != 0 {
+            // The instructions LLVM gives op_sel for a byte or word select print all three
+            // source slots, present or not.
+            let slots = if overrides::vop3_has_op_sel(p.ins.spec.generation, p.ins.info().name) {
+                3
+            } else {
+                r.sources.len()
+            };
             let mut t = String::from("op_sel:[");
-            for i in 0..r.sources.len() {
+            for i in 0..slots {
                 let _ = write!(t, "{},", sel >> i & 1);
             }
             let _ = write!(t, "{}]", sel >> 3 & 1);
@@ -525,13 +598,24 @@ fn packed_default_hi(p: &Printer) -> bool {
 fn packed_modifiers(p: &mut Printer, r: &Roles) {
     let n = r.sources.len();
     let all = (1u64 << n) - 1;
-    let op_sel_hi = op_sel_hi_bits(p, n);
+    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
+    let op_sel_hi = if overrides::vop3p_ignores_op_sel_hi(generation, name) {
+        None
+    } else {
+        op_sel_hi_bits(p, n)
+    };
     let hi_default = if packed_default_hi(p) { all } else { 0 };
+    // The mixed-precision FMAs show their NEG bits on the sources (see `source_text`).
+    let (neg_lo, neg_hi) = if is_mix(p) {
+        (None, None)
+    } else {
+        (p.field("NEG"), p.field("NEG_HI"))
+    };
     let mods = [
         ("op_sel", op_sel_field(p), 0),
         ("op_sel_hi", op_sel_hi, hi_default),
-        ("neg_lo", p.field("NEG"), 0),
-        ("neg_hi", p.field("NEG_HI"), 0),
+        ("neg_lo", neg_lo, 0),
+        ("neg_hi", neg_hi, 0),
     ];
     for (name, value, default) in mods {
         let Some(v) = value.map(|v| v & all) else {
@@ -545,9 +629,15 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
     if p.field("CLAMP").is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
-    for name in ["CBSZ", "ABID", "BLGP"] {
-        if let Some(v) = p.field(name).filter(|&v| v != 0) {
-            p.modifier(&format!("{}:{v}", name.to_ascii_lowercase()));
+    let blgp_is_neg = overrides::mfma_blgp_is_neg(generation, name);
+    for field in ["CBSZ", "ABID", "BLGP"] {
+        if let Some(v) = p.field(field).filter(|&v| v != 0) {
+            if field == "BLGP" && blgp_is_neg {
+                let bits: Vec<String> = (0..3).map(|i| (v >> i & 1).to_string()).collect();
+                p.modifier(&format!("neg:[{}]", bits.join(",")));
+            } else {
+                p.modifier(&format!("{}:{v}", field.to_ascii_lowercase()));
+            }
         }
     }
 }
@@ -586,9 +676,15 @@ fn dpp16_controls(p: &mut Printer) {
     let ctrl = p.field("DPP_CTRL").unwrap_or(0);
     // LLVM prints unsupported or invalid controls as a `/* ... */` note, which the comparison
     // with LLVM drops; the note's own space before it stays.
-    match dpp_ctrl_text(p.ins, ctrl) {
-        Some(text) => p.modifier(&text),
-        None => p.modifier(""),
+    if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
+        // LLVM's note for these (" /* DP ALU dpp only supports row_newbcast */") leaves two
+        // spaces once dropped.
+        p.modifier(" ");
+    } else {
+        match dpp_ctrl_text(p.ins, ctrl) {
+            Some(text) => p.modifier(&text),
+            None => p.modifier(""),
+        }
     }
     p.modifier(&format!(
         "row_mask:0x{:x}",
@@ -604,6 +700,15 @@ fn dpp16_controls(p: &mut Printer) {
     if p.field("FI").is_some_and(|b| b != 0) {
         p.modifier("fi:1");
     }
+}
+
+/// GFX90A+ (CDNA 2-4) DPP of 64-bit operations: LLVM accepts only row_newbcast for them (its
+/// "DP ALU DPP") and prints a note for any other control.
+fn dp_alu_dpp(p: &Printer) -> bool {
+    matches!(p.ins.spec.generation, "cdna2" | "cdna3" | "cdna4")
+        && p.ops
+            .iter()
+            .any(|o| !o.info.implicit && o.info.field.is_some() && o.info.size == 64)
 }
 
 /// The DPP16 control, as LLVM names it for the generation (GFX9 has wave shifts and row
@@ -659,7 +764,8 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
             .copied()
             .unwrap_or("?")
     };
-    if shape.family != Family::Vopc {
+    let dst_select = !overrides::sdwa_without_dst_select(p.ins.spec.generation, p.ins.info().name);
+    if shape.family != Family::Vopc && dst_select {
         let t = format!("dst_sel:{}", select(p.field("DST_SEL")));
         p.modifier(&t);
         let unused = SDWA_UNUSED
@@ -700,6 +806,9 @@ mod literal_tests {
             (0x13c00, "FMT_NUM_F16", 16, "lit(0x13c00)"),
             (0xfff0, "FMT_NUM_F16", 16, "lit(0xfff0)"),
             (0x1234, "FMT_NUM_F16", 16, "0x1234"),
+            // gfx942 `v_add_f16_e32` and `v_add_u16_e32`: only the low half is read and printed.
+            (0x1be0b11f, "FMT_NUM_F16", 16, "0xb11f"),
+            (0x1be0b11f, "FMT_NUM_U16", 16, "0xb11f"),
             (0x10, "FMT_NUM_U16", 16, "lit(0x10)"),
             (0xfff0, "FMT_NUM_U16", 16, "0xfff0"),
             (0xfffffff0, "FMT_NUM_U16", 16, "lit(0xfffffff0)"),
@@ -1236,6 +1345,23 @@ mod synthetic_tests {
         assert_eq!(
             text(&CDNA, 3, &controls),
             "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, v1, v[0:3] cbsz:1 abid:2 blgp:3"
+        );
+        // ACC bit 1 (word bit 60) puts source B in the AGPRs (llvm-mc 22, gfx942).
+        let acc_b = [0x00, 0x00, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x14];
+        assert_eq!(
+            text(&CDNA, 3, &acc_b),
+            "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, a1, v[0:3]"
+        );
+    }
+
+    #[test]
+    fn mixed_precision_fma_shows_neg_and_abs_on_its_sources() {
+        // NEG bit 0 negates source 0, NEG_HI bit 1 is the abs of source 1 (llvm-mc 22 prints
+        // `v_fma_mix_f32 v0, -v1, |v2|, v3` for these bits on gfx942).
+        let mix = [0x00, 0x02, 0xa0, 0xd3, 0x01, 0x05, 0x0e, 0x2c];
+        assert_eq!(
+            text(&CDNA, 1, &mix),
+            "v_fma_mix_f32 v0, -v1, |v2|, v3 op_sel_hi:[1,0,0]"
         );
     }
 

@@ -2,8 +2,10 @@
 //! generation, with the mismatches.
 //!
 //! Usage: `cargo run --release -p isa-tests --bin conformance -- [--asm] [--fixtures] [--gen G]
-//! [--family NAME] [--per-form N] [--show N] [--seed S]`. `--family` keeps the forms whose
-//! encoding name contains NAME (`DS`, `VOP3`, `SOP1_INST_LITERAL`, ...).
+//! [--family NAME] [--per-form N] [--show N] [--seed S]`. `--family` keeps the forms of a
+//! report family (`VOP3SD`, `MFMA`, `SDWA`, `literal`, ...; any case) or whose encoding name
+//! contains NAME (`SOP1_INST_LITERAL`). The report has a line per family: forms, cases,
+//! agreeing cases, mismatches.
 
 use isa_tests::conformance;
 use isa_tests::llvm_mc::LlvmMc;
@@ -74,12 +76,7 @@ fn main() -> ExitCode {
             }
         }
         if let Some(f) = &family {
-            r.mismatches.retain(|m| {
-                m.form
-                    .split(" in ")
-                    .nth(1)
-                    .is_some_and(|e| e.contains(f.as_str()))
-            });
+            r.keep_family(spec, f);
         }
         if list {
             let forms: std::collections::BTreeSet<&str> =
@@ -91,6 +88,7 @@ fn main() -> ExitCode {
             continue;
         }
         println!("{r}");
+        print!("{}", r.family_table());
         for m in r.disagreements.iter().take(show.min(2)) {
             println!("  listed spec-vs-llvm {m}");
         }
