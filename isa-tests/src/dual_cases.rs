@@ -169,6 +169,8 @@ pub fn compare(
         } else {
             report.mismatches.push(Mismatch {
                 form: name,
+                family: "VOPD",
+                nonzero: Vec::new(),
                 bytes: b.clone(),
                 ours: ours_text,
                 llvm: llvm_text,
@@ -212,6 +214,8 @@ pub fn compare(
         } else {
             report.mismatches.push(Mismatch {
                 form: format!("{name} `{line}`"),
+                family: "VOPD",
+                nonzero: Vec::new(),
                 bytes: b.clone(),
                 ours: ours_text,
                 llvm: llvm_text,
