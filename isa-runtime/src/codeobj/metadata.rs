@@ -251,6 +251,8 @@ mod tests {
         assert!(e.contains("not a map"), "{e}");
         let mut extra = good.clone();
         extra.push(0);
-        assert!(Metadata::parse(&extra).unwrap_err().contains("after"));
+        assert!(Metadata::parse(&extra)
+            .unwrap_err()
+            .contains("follow its first value"));
     }
 }
