@@ -73,6 +73,12 @@ fn hex(b: &[u8]) -> String {
 
 #[test]
 fn excerpt_findings_print_and_assemble_like_llvm() {
+    // The findings are words of AMD's excerpts: the project's fixture specs (a fresh machine)
+    // do not hold those instructions.
+    if isa_gen::specdir::real_xml_dir().is_none() {
+        eprintln!("skipped: no AMD XML present; the findings are words of AMD's excerpts");
+        return;
+    }
     let mut failures = Vec::new();
     let mut checked = 0;
     for f in FINDINGS {
