@@ -3,8 +3,10 @@
 //! three, output to /dev/null) and their ratio, and `amdisa disasm --no-cache` (every
 //! instruction disassembled anew, not reusing the text of an encoding seen before).
 //!
-//! The code is real: the OpenCL kernels of `isa-tests/kernels/cl` compiled by clang-22 for
-//! the generation's processor, the instructions this build decodes, repeated to 1 M words.
+//! The code is real: the function bodies (padding left out) of the OpenCL kernels of
+//! `isa-tests/kernels/cl` compiled by clang-22 for the generation's processor, the
+//! instructions this build decodes, repeated to 1 M words. The text cache of `amdisa` gains
+//! from that repetition; `--no-cache` measures the printer itself.
 //! `AMDISA_BENCH_ARCH` picks the generation (default rdna4). Needs clang-22, ld.lld-22 and
 //! llvm-mc-22; says so and stops when one is absent.
 
@@ -35,8 +37,15 @@ fn compiled_code(mcpu: &str, dir: &Path) -> Vec<u8> {
             continue;
         }
         let co = CodeObject::parse(&std::fs::read(&obj).unwrap()).unwrap();
-        for s in &co.sections {
-            code.extend_from_slice(&s.bytes);
+        // Function bodies only: the padding between and after them (runs of `s_nop 0` and
+        // `s_code_end`) is most of a small object's `.text` and would flatter any printer.
+        for f in &co.functions {
+            let Some(s) = co.sections.iter().find(|s| s.index == f.section) else {
+                continue;
+            };
+            let start = (f.address - s.address) as usize;
+            let end = (start + f.size as usize).min(s.bytes.len());
+            code.extend_from_slice(&s.bytes[start..end]);
         }
     }
     code
