@@ -1945,6 +1945,10 @@ impl<'a> Lower<'a> {
             | "CalcScalarBufferAddr" => {
                 return from_bits(self.mem_addr()?, ty);
             }
+            // The wave's private memory as one region (see `rt::smem_scratch_addr`).
+            "CalcScalarScratchAddr" if self.cx.family == Family::Smem => {
+                return from_bits(quote!((rt::smem_scratch_addr(w, d, b)? as u128)), ty);
+            }
             "CalcDsAddr" => {
                 // (address, offset) or (address, OFFSET0, OFFSET1): the offset is
                 // OFFSET1:OFFSET0.
