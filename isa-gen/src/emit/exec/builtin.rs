@@ -165,7 +165,10 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
         "DS_ORDERED_COUNT" | "DS_ORDERED_ADD" => {
             Unsupported("ordered append counters are not modelled")
         }
-        "DS_SWIZZLE_B32" => Unsupported("AMD gives the swizzle modes as a table, not pseudocode"),
+        "DS_SWIZZLE_B32" => RustOverride {
+            function: "ds_swizzle_b32",
+            reason: "AMD gives the swizzle modes as a table, not pseudocode; the project's model implements the quad-permute and bit-mask modes (FFT and rotate are reported as unsupported)",
+        },
         "S_TRAP" | "S_RFE_B64" | "S_RFE_RESTORE_B64" => Unsupported("traps are not modelled"),
         "S_SET_GPR_IDX_ON" | "S_SET_GPR_IDX_OFF" | "S_SET_GPR_IDX_MODE" | "S_SET_GPR_IDX_IDX" => {
             Unsupported("VGPR index mode is not modelled (later VALU instructions would ignore it)")

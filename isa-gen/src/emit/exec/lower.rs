@@ -638,10 +638,17 @@ impl<'a> Lower<'a> {
         }
         let store =
             quote!(let bits = b.write_bits(w, rt::role::#rid); rt::write_scalar(w, s, bits, #o)?;);
-        if optional {
-            epi.extend(quote!(if let Some(s) = #r { #store }));
+        // Scalar memory atomics, like the vector ones, return the old value only with GLC
+        // (SDATA otherwise keeps the data).
+        let returns = if self.cx.family == Family::Smem && self.cx.name.contains("ATOMIC") {
+            quote!(rt::atomic_returns(d, b))
         } else {
-            epi.extend(quote!({ let s = #r; #store }));
+            quote!(true)
+        };
+        if optional {
+            epi.extend(quote!(if let (Some(s), true) = (#r, #returns) { #store }));
+        } else {
+            epi.extend(quote!(if #returns { let s = #r; #store }));
         }
         Ok(())
     }
