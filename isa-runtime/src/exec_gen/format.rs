@@ -215,7 +215,9 @@ pub fn buffer_format(
         ));
     }
     if !op.store && super::lds_dma::lds_bit(d) {
-        return Err(unsupported("format loads into LDS (the LDS bit) are not modelled"));
+        return Err(unsupported(
+            "format loads into LDS (the LDS bit) are not modelled",
+        ));
     }
     let (dfmt, nfmt) = if op.typed {
         (d.field("DFMT").unwrap_or(0), d.field("NFMT").unwrap_or(0))

@@ -11,9 +11,7 @@
 //! a 64-bit ADDR, scratch in the lane's private memory, buffers through the resource with
 //! their range check: an out-of-range lane writes 0 to its LDS slot).
 
-use super::{
-    buffer::buf_read, field, mem_read, signed_field, AddrKind, Binding, LaneAddrs, Space,
-};
+use super::{buffer::buf_read, field, mem_read, signed_field, AddrKind, Binding, LaneAddrs, Space};
 use crate::exec::wave::LaneIter;
 use crate::exec::{Decoded, ExecError, Flow, Lds, Memory, Wave};
 

@@ -17,6 +17,7 @@
 //! ([`Mods`]) and value coercions for helper calls ([`co`]).
 
 pub mod buffer;
+pub mod ds_counter;
 pub mod format;
 pub mod lds_dma;
 pub mod overrides;

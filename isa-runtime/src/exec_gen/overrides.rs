@@ -542,7 +542,11 @@ pub fn ds_swizzle_b32(w: &mut Wave, d: &Decoded, table: &'static [Binding]) -> R
                 "the swizzle FFT and rotate modes (offset bits 15:14 both set) are not modelled",
             )
         })?;
-        out[lane] = if s < n && exec >> s & 1 != 0 { src[s] } else { 0 };
+        out[lane] = if s < n && exec >> s & 1 != 0 {
+            src[s]
+        } else {
+            0
+        };
     }
     super::store_lanes(w, b.op(d, role::VDST)?, 0, &out, exec)?;
     Ok(Flow::Next)

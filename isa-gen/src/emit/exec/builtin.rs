@@ -29,9 +29,14 @@ pub(crate) enum Builtin {
         function: &'static str,
         reason: &'static str,
     },
-    /// `GLOBAL_LOAD_LDS_*`/`SCRATCH_LOAD_LDS_*`: memory straight into LDS
-    /// (`exec_gen::lds_dma::flat_load_lds`).
-    LdsDirect(&'static str),
+    /// A Rust executor of the GFX9 line that also reaches LDS: `exec_gen::<module>::<function>`
+    /// (`GLOBAL_LOAD_LDS_*`/`SCRATCH_LOAD_LDS_*` in `lds_dma`, `DS_APPEND`/`DS_CONSUME` in
+    /// `ds_counter`).
+    RustLds {
+        module: &'static str,
+        function: &'static str,
+        reason: &'static str,
+    },
     /// Explicitly unsupported.
     Unsupported(&'static str),
 }
@@ -68,7 +73,11 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
     if (n.starts_with("GLOBAL_LOAD_LDS_") || n.starts_with("SCRATCH_LOAD_LDS_"))
         && LDS_SIZES.iter().any(|s| n.ends_with(s))
     {
-        return Some(LdsDirect(LDS_DIRECT));
+        return Some(RustLds {
+            module: "lds_dma",
+            function: "flat_load_lds",
+            reason: LDS_DIRECT,
+        });
     }
     if n.starts_with("S_WAITCNT") || (n.starts_with("S_WAIT_") && n != "S_WAIT_EVENT") {
         return Some(NoOp(WAIT));
@@ -162,6 +171,11 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
             function: "v_trig_preop_f64",
             reason: TRIG,
         },
+        "DS_APPEND" | "DS_CONSUME" => RustLds {
+            module: "ds_counter",
+            function: if n == "DS_APPEND" { "ds_append" } else { "ds_consume" },
+            reason: "AMD gives no pseudocode; the project's model adds (append) or subtracts (consume) the number of active lanes from the LDS dword at M0 + OFFSET, every active lane getting its old value",
+        },
         "DS_ORDERED_COUNT" | "DS_ORDERED_ADD" => {
             Unsupported("ordered append counters are not modelled")
         }
@@ -233,8 +247,7 @@ pub(crate) fn buffer_load_takes_lds(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
     n.starts_with("BUFFER_LOAD_")
         && [
-            "_UBYTE", "_SBYTE", "_USHORT", "_SSHORT", "_DWORD", "_DWORDX2", "_DWORDX3",
-            "_DWORDX4",
+            "_UBYTE", "_SBYTE", "_USHORT", "_SSHORT", "_DWORD", "_DWORDX2", "_DWORDX3", "_DWORDX4",
         ]
         .iter()
         .any(|s| n.ends_with(s))

@@ -438,8 +438,8 @@ fn find_semantics(
                 "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled"
                     .into(),
             ),
-            Builtin::LdsDirect(_) if !gfx9 => unsupported(
-                "LDS-direct loads outside the GFX9 line (CDNA 1 to 4) are not modelled".into(),
+            Builtin::RustLds { .. } if !gfx9 => unsupported(
+                "its LDS model (M0 as the LDS address) is the GFX9 line's (CDNA 1 to 4); not modelled here".into(),
             ),
             b => Found::Builtin(b),
         };
@@ -570,7 +570,7 @@ fn plan(
             return match b {
                 Builtin::RustOverride { reason, .. }
                 | Builtin::RustMem { reason, .. }
-                | Builtin::LdsDirect(reason) => (
+                | Builtin::RustLds { reason, .. } => (
                     Plan::Builtin(b),
                     Status::Override,
                     "hand-written".into(),
@@ -701,7 +701,12 @@ fn builtin_body(b: Builtin) -> TokenStream {
             let f = format_ident!("{}", function);
             quote!(rt::format::#f(w, d, &BINDINGS, mem))
         }
-        Builtin::LdsDirect(_) => quote!(rt::lds_dma::flat_load_lds(w, d, &BINDINGS, mem, lds)),
+        Builtin::RustLds {
+            module, function, ..
+        } => {
+            let (m, f) = (format_ident!("{}", module), format_ident!("{}", function));
+            quote!(rt::#m::#f(w, d, &BINDINGS, mem, lds))
+        }
         Builtin::Unsupported(r) => quote!(Err(ExecError::unsupported(d.mnemonic(), #r))),
     }
 }
