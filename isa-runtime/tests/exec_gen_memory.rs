@@ -430,6 +430,7 @@ fn buf(
             "offen" => fields.push(("OFFEN", F::Raw(1))),
             "sc0" => fields.push(("SC0", F::Raw(1))),
             "glc" => fields.push(("GLC", F::Raw(1))),
+            "lds" => fields.push(("LDS", F::Raw(1))),
             o => {
                 let v = o.strip_prefix("offset:").and_then(|v| v.parse().ok());
                 fields.push((
@@ -580,6 +581,58 @@ fn buffer_stores_and_atomics_out_of_range_change_nothing() {
             );
             let want = if inside { before[k] + 5 } else { before[k] };
             assert_eq!(after[k], want, "{text} memory at dword {k}");
+        }
+    }
+}
+
+/// GFX9 counts NUM_RECORDS in records only when the access is indexed (IDXEN), in bytes
+/// otherwise, whatever the stride: out-of-range loads give 0 and stores are dropped.
+#[test]
+fn buffer_gfx9_range_counts_records_only_when_indexed() {
+    for (spec, t) in gfx9_with("BUFFER_STORE_DWORD") {
+        let (mut mem, base, mut w) = buffer_setup(spec);
+        let n = w.lanes();
+        // A stride of 16 and NUM_RECORDS 40, addressed by offset alone: 40 bytes.
+        set_rsrc(&mut w, 4, rsrc(base, 16, 40, false, false));
+        for lane in 0..n {
+            w.write_vgpr(1, lane, 4 * lane as u32).unwrap();
+            w.write_vgpr(2, lane, lane as u32).unwrap();
+            w.write_vgpr(12, lane, 9000 + lane as u32).unwrap();
+        }
+        let text = "buffer_load_dword v10, v1, s[4:7], 0 offen";
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
+        for lane in 0..n {
+            let want = if 4 * lane < 40 { 1000 + lane as u32 } else { 0 };
+            assert_eq!(
+                w.read_vgpr(10, lane).unwrap(),
+                want,
+                "{} `{text}` lane {lane}",
+                spec.generation
+            );
+        }
+        let text = "buffer_store_dword v12, v1, s[4:7], 0 offen";
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
+        let got = mem.dwords(base, 256).unwrap();
+        for k in 0..256usize {
+            let want = if k < 10 {
+                9000 + k as u32
+            } else {
+                1000 + k as u32
+            };
+            assert_eq!(got[k], want, "{} `{text}` dword {k}", spec.generation);
+        }
+        // Stride 0 with IDXEN: NUM_RECORDS 5 counts indices (every record at the base).
+        set_rsrc(&mut w, 4, rsrc(base, 0, 5, false, false));
+        let text = "buffer_load_dword v11, v2, s[4:7], 0 idxen offset:12";
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
+        for lane in 0..n {
+            let want = if lane < 5 { got[3] } else { 0 };
+            assert_eq!(
+                w.read_vgpr(11, lane).unwrap(),
+                want,
+                "{} `{text}` lane {lane}",
+                spec.generation
+            );
         }
     }
 }
@@ -894,5 +947,747 @@ fn s_memtime_reads_the_wave_clock_and_v_clrexcp_clears_exceptions() {
         w.trapsts = 0xffff;
         run_ok(spec, &t, "v_clrexcp", &mut w);
         assert_eq!(w.trapsts, 0xfe00, "{}", spec.generation);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LDS-direct loads: memory straight into LDS at M0 + offset + lane x slot
+
+/// (bytes read, sign-extended) of an LDS-direct load, from its size suffix.
+fn lds_load_size(name: &str) -> (u32, bool) {
+    match name.rsplit('_').next().unwrap() {
+        "UBYTE" => (1, false),
+        "SBYTE" => (1, true),
+        "USHORT" => (2, false),
+        "SSHORT" => (2, true),
+        "DWORD" => (4, false),
+        "DWORDX3" => (12, false),
+        "DWORDX4" => (16, false),
+        s => panic!("size {s}"),
+    }
+}
+
+/// The LDS bytes lane data of `bytes` bytes (sign-extended or not) becomes: a dword for
+/// the narrow loads, the data itself for the wide ones.
+fn lds_slot_bytes(data: &[u8], signed: bool) -> Vec<u8> {
+    let ext = |v: u32| v.to_le_bytes().to_vec();
+    match (data.len(), signed) {
+        (1, false) => ext(data[0] as u32),
+        (1, true) => ext(data[0] as i8 as i32 as u32),
+        (2, false) => ext(u16::from_le_bytes([data[0], data[1]]) as u32),
+        (2, true) => ext(u16::from_le_bytes([data[0], data[1]]) as i16 as i32 as u32),
+        _ => data.to_vec(),
+    }
+}
+
+/// Checks LDS after an LDS-direct load: active lane `l` wrote `want(l)` at
+/// `m0 + offset + l * slot`; every other byte keeps the fill `0xab`.
+fn check_lds(
+    lds: &Lds,
+    n: usize,
+    exec: u64,
+    start: usize,
+    want: &dyn Fn(usize) -> Vec<u8>,
+    what: &str,
+) {
+    let bytes = lds.as_bytes();
+    let mut expect = vec![0xabu8; bytes.len()];
+    for lane in 0..n {
+        if exec >> lane & 1 != 0 {
+            let v = want(lane);
+            let at = start + lane * v.len();
+            expect[at..at + v.len()].copy_from_slice(&v);
+        }
+    }
+    for (k, (g, e)) in bytes.iter().zip(&expect).enumerate() {
+        assert_eq!(g, e, "{what}: LDS byte {k:#x}");
+    }
+}
+
+fn filled_lds() -> Lds {
+    let mut lds = Lds::new(4096);
+    lds.write(0, &[0xab; 4096]).unwrap();
+    lds
+}
+
+/// Memory bytes with sign bits on every other byte (so sign extension shows).
+fn pattern(k: usize) -> u8 {
+    (k * 37 + 0x81) as u8
+}
+
+#[test]
+fn global_load_lds_writes_each_active_lane_slot_at_m0() {
+    for name in [
+        "GLOBAL_LOAD_LDS_UBYTE",
+        "GLOBAL_LOAD_LDS_SBYTE",
+        "GLOBAL_LOAD_LDS_USHORT",
+        "GLOBAL_LOAD_LDS_SSHORT",
+        "GLOBAL_LOAD_LDS_DWORD",
+        "GLOBAL_LOAD_LDS_DWORDX3",
+        "GLOBAL_LOAD_LDS_DWORDX4",
+    ] {
+        for (spec, t) in cdna_with(name) {
+            let (bytes, signed) = lds_load_size(name);
+            let mut mem = FlatMemory::new();
+            let data: Vec<u8> = (0..2048).map(pattern).collect();
+            let base = mem.alloc_bytes(&data, 256);
+            let mut w = Wave::new(spec.wave64, 32, 0);
+            let n = w.lanes();
+            w.exec = 0xf0f0_f0f0_f0f0_f0f3 & w.lane_mask();
+            w.m0 = 0x40;
+            // Lane l reads 24 bytes apart, from base + 24 l + OFFSET (SADDR off: a 64-bit ADDR).
+            for lane in 0..n {
+                w.write_vgpr_b64(2, lane, base + 24 * lane as u64).unwrap();
+            }
+            let offset = 8u64;
+            let d = build(
+                spec,
+                name,
+                "ENC_FLAT_GLBL",
+                &[
+                    ("ADDR", F::V(2)),
+                    ("SADDR", F::Raw(0x7f)),
+                    ("OFFSET", F::Raw(offset)),
+                ],
+            );
+            let mut lds = filled_lds();
+            let before: Vec<u32> = (0..4).map(|r| w.read_vgpr(r, 0).unwrap()).collect();
+            run_decoded(&t, &d, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{} {name}: {e}", spec.generation));
+            let slot = bytes.max(4) as usize;
+            let want = |lane: usize| {
+                let at = 24 * lane + offset as usize;
+                let v = lds_slot_bytes(&data[at..at + bytes as usize], signed);
+                assert_eq!(v.len(), slot);
+                v
+            };
+            let what = format!("{} {name}", spec.generation);
+            check_lds(&lds, n, w.exec, 0x40 + offset as usize, &want, &what);
+            // No register is written.
+            let after: Vec<u32> = (0..4).map(|r| w.read_vgpr(r, 0).unwrap()).collect();
+            assert_eq!(before, after, "{what}: VGPRs");
+        }
+    }
+}
+
+#[test]
+fn scratch_load_lds_reads_each_lane_private_memory() {
+    use isa_runtime::exec::wave::ScratchInfo;
+    for name in [
+        "SCRATCH_LOAD_LDS_UBYTE",
+        "SCRATCH_LOAD_LDS_SBYTE",
+        "SCRATCH_LOAD_LDS_USHORT",
+        "SCRATCH_LOAD_LDS_SSHORT",
+        "SCRATCH_LOAD_LDS_DWORD",
+    ] {
+        for (spec, t) in cdna_with(name) {
+            let (bytes, signed) = lds_load_size(name);
+            let mut w = Wave::new(spec.wave64, 32, 0);
+            let n = w.lanes();
+            let per_lane = 64usize;
+            let data: Vec<u8> = (0..n * per_lane).map(pattern).collect();
+            let mut mem = FlatMemory::new();
+            let base = mem.alloc_bytes(&data, 256);
+            w.scratch = ScratchInfo {
+                base,
+                per_lane: per_lane as u64,
+            };
+            w.exec = 0x0ff0_0ff0_0ff0_0ff1 & w.lane_mask();
+            w.m0 = 0x100;
+            // Lane l reads its own offset 4 + (l % 5) (+ OFFSET 2).
+            for lane in 0..n {
+                w.write_vgpr(1, lane, 4 + (lane as u32 % 5)).unwrap();
+            }
+            let d = build(
+                spec,
+                name,
+                "ENC_FLAT_SCRATCH",
+                &[
+                    ("ADDR", F::V(1)),
+                    ("SADDR", F::Raw(0x7f)),
+                    ("SVE", F::Raw(1)),
+                    ("OFFSET", F::Raw(2)),
+                ],
+            );
+            let mut lds = filled_lds();
+            run_decoded(&t, &d, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{} {name}: {e}", spec.generation));
+            let want = |lane: usize| {
+                let at = lane * per_lane + 4 + lane % 5 + 2;
+                lds_slot_bytes(&data[at..at + bytes as usize], signed)
+            };
+            let what = format!("{} {name}", spec.generation);
+            check_lds(&lds, n, w.exec, 0x100 + 2, &want, &what);
+        }
+    }
+}
+
+#[test]
+fn buffer_loads_with_the_lds_bit_fill_lds_and_leave_vdata() {
+    for (name, bytes, signed) in [
+        ("BUFFER_LOAD_DWORD", 4usize, false),
+        ("BUFFER_LOAD_UBYTE", 1, false),
+        ("BUFFER_LOAD_SSHORT", 2, true),
+    ] {
+        for (spec, t) in gfx9_with(name) {
+            let mut mem = FlatMemory::new();
+            let data: Vec<u8> = (0..1024).map(pattern).collect();
+            let base = mem.alloc_bytes(&data, 256);
+            let mut w = Wave::new(spec.wave64, 32, 0);
+            let n = w.lanes();
+            // 152 bytes in range: lanes whose offset is past them load 0 into their slot.
+            let records = 152u32;
+            set_rsrc(&mut w, 4, rsrc(base, 0, records, false, false));
+            w.m0 = 0x200;
+            for lane in 0..n {
+                w.write_vgpr(1, lane, 4 * lane as u32).unwrap();
+                w.write_vgpr(10, lane, 0x5555).unwrap();
+            }
+            let text = format!(
+                "{} v10, v1, s[4:7], 0 offen offset:4 lds",
+                name.to_lowercase()
+            );
+            let lds = {
+                let mut lds = filled_lds();
+                let d = build(
+                    spec,
+                    name,
+                    "ENC_MUBUF",
+                    &[
+                        ("VDATA", F::V(10)),
+                        ("VADDR", F::V(1)),
+                        ("SRSRC", F::S(4)),
+                        ("SOFFSET", F::Raw(128)),
+                        ("OFFEN", F::Raw(1)),
+                        ("OFFSET", F::Raw(4)),
+                        ("LDS", F::Raw(1)),
+                    ],
+                );
+                run_decoded(&t, &d, &mut w, &mut mem, &mut lds)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                lds
+            };
+            let want = |lane: usize| {
+                let at = 4 * lane + 4;
+                if at + bytes <= records as usize {
+                    lds_slot_bytes(&data[at..at + bytes], signed)
+                } else {
+                    vec![0; 4]
+                }
+            };
+            let what = format!("{} `{text}`", spec.generation);
+            check_lds(&lds, n, w.exec, 0x200 + 4, &want, &what);
+            assert!(
+                (0..n).all(|l| w.read_vgpr(10, l).unwrap() == 0x5555),
+                "{what}: VDATA must be left alone"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar scratch, scalar stores and scalar atomics (CDNA)
+
+#[test]
+fn scalar_scratch_reads_and_writes_the_wave_private_memory() {
+    use isa_runtime::exec::wave::ScratchInfo;
+    for (spec, t) in cdna_with("S_SCRATCH_STORE_DWORDX2") {
+        let mut w = Wave::new(spec.wave64, 32, 0);
+        let region = 16 * w.lanes();
+        let mut mem = FlatMemory::new();
+        let init: Vec<u32> = (0..region as u32 / 4).map(|k| 0x7000 + k).collect();
+        let base = mem.alloc_dwords(&init);
+        w.scratch = ScratchInfo { base, per_lane: 16 };
+        w.write_sgpr_pair(4, 0x20).unwrap();
+        w.write_sgpr(8, 0xdead_0001).unwrap();
+        w.write_sgpr(9, 0xdead_0002).unwrap();
+        let mut lds = Lds::new(16);
+        let text = "s_scratch_store_dwordx2 s[8:9], s[4:5], 0x8";
+        run(spec, &t, text, &mut w, &mut mem, &mut lds)
+            .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+        let mut want = init.clone();
+        want[(0x28 / 4) as usize] = 0xdead_0001;
+        want[(0x2c / 4) as usize] = 0xdead_0002;
+        assert_eq!(mem.dwords(base, want.len()).unwrap(), want, "{text}");
+        if runs(spec, "S_SCRATCH_LOAD_DWORDX4") {
+            let text = "s_scratch_load_dwordx4 s[12:15], s[4:5], 0x4";
+            run(spec, &t, text, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+            let got: Vec<u32> = (12..16).map(|r| w.read_sgpr(r).unwrap()).collect();
+            assert_eq!(got, want[9..13].to_vec(), "{text}");
+        }
+        // Past the end of the wave's private memory: a scratch fault, memory unchanged.
+        w.write_sgpr_pair(4, region as u64 - 4).unwrap();
+        let e = run(spec, &t, text, &mut w, &mut mem, &mut lds);
+        assert!(
+            e.is_err(),
+            "{}: `{text}` past the region: {e:?}",
+            spec.generation
+        );
+        assert_eq!(mem.dwords(base, want.len()).unwrap(), want, "{text}");
+    }
+}
+
+#[test]
+fn scalar_stores_write_every_dword() {
+    for (spec, t) in cdna_with("S_STORE_DWORDX4") {
+        let mut mem = FlatMemory::new();
+        let init: Vec<u32> = (0..64).map(|k| 0x100 + k).collect();
+        let base = mem.alloc_dwords(&init);
+        let mut w = Wave::new(spec.wave64, 32, 0);
+        w.write_sgpr_pair(4, base).unwrap();
+        for k in 0..4 {
+            w.write_sgpr(8 + k, 0xa0 + k).unwrap();
+        }
+        w.write_sgpr(12, 0x40).unwrap();
+        let mut lds = Lds::new(16);
+        let mut want = init.clone();
+        for (text, at, n) in [
+            ("s_store_dwordx4 s[8:11], s[4:5], 0x10", 4usize, 4u32),
+            ("s_store_dwordx2 s[8:9], s[4:5], 0x80", 32, 2),
+            // SOFFSET from an SGPR: 0x40 bytes.
+            ("s_store_dword s8, s[4:5], s12", 16, 1),
+        ] {
+            let name = text.split(' ').next().unwrap().to_ascii_uppercase();
+            if !runs(spec, &name) {
+                println!("skipped: {}", why_not(spec, &name));
+                continue;
+            }
+            run(spec, &t, text, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+            for k in 0..n {
+                want[at + k as usize] = 0xa0 + k;
+            }
+            assert_eq!(
+                mem.dwords(base, 64).unwrap(),
+                want,
+                "{} `{text}`",
+                spec.generation
+            );
+        }
+        if runs(spec, "S_BUFFER_STORE_DWORDX2") {
+            set_rsrc(&mut w, 4, rsrc(base, 0, 256, false, false));
+            let text = "s_buffer_store_dwordx2 s[8:9], s[4:7], 0x48";
+            run(spec, &t, text, &mut w, &mut mem, &mut lds)
+                .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+            want[18] = 0xa0;
+            want[19] = 0xa1;
+            assert_eq!(
+                mem.dwords(base, 64).unwrap(),
+                want,
+                "{} `{text}`",
+                spec.generation
+            );
+        }
+    }
+}
+
+/// The new memory value of a scalar atomic from (old, data, compare).
+type AtomicModel = fn(u64, u64, u64) -> u64;
+
+fn scalar_atomic_model(op: &str) -> AtomicModel {
+    match op {
+        "SWAP" => |_, d, _| d,
+        "CMPSWAP" => |m, src, cmp| if m == cmp { src } else { m },
+        "ADD" => |m, d, _| m.wrapping_add(d),
+        "SUB" => |m, d, _| m.wrapping_sub(d),
+        "SMIN" => |m, d, _| (m as i64).min(d as i64) as u64,
+        "UMIN" => |m, d, _| m.min(d),
+        "SMAX" => |m, d, _| (m as i64).max(d as i64) as u64,
+        "UMAX" => |m, d, _| m.max(d),
+        "AND" => |m, d, _| m & d,
+        "OR" => |m, d, _| m | d,
+        "XOR" => |m, d, _| m ^ d,
+        "INC" => |m, d, _| if m >= d { 0 } else { m + 1 },
+        "DEC" => |m, d, _| if m == 0 || m > d { d } else { m - 1 },
+        o => panic!("no model for {o}"),
+    }
+}
+
+#[test]
+fn scalar_atomics_update_memory_and_return_the_old_value_only_with_glc() {
+    let ops = [
+        "SWAP", "CMPSWAP", "ADD", "SUB", "SMIN", "UMIN", "SMAX", "UMAX", "AND", "OR", "XOR", "INC",
+        "DEC",
+    ];
+    for buffer in [false, true] {
+        for x2 in [false, true] {
+            for op in ops {
+                let name = format!(
+                    "S_{}ATOMIC_{op}{}",
+                    if buffer { "BUFFER_" } else { "" },
+                    if x2 { "_X2" } else { "" }
+                );
+                for (spec, t) in cdna_with(&name) {
+                    check_scalar_atomic(spec, &t, &name, op, x2, buffer);
+                }
+            }
+        }
+    }
+}
+
+fn check_scalar_atomic(
+    spec: &'static IsaSpec,
+    t: &ExecutorTable,
+    name: &str,
+    op: &str,
+    x2: bool,
+    buffer: bool,
+) {
+    let model = scalar_atomic_model(op);
+    let bits = if x2 { 64 } else { 32 };
+    let mask = if x2 { u64::MAX } else { u32::MAX as u64 };
+    let sext = |v: u64| if x2 { v } else { v as u32 as i32 as i64 as u64 };
+    let cmpswap = op == "CMPSWAP";
+    // Data words: the value (and the compare value for CMPSWAP, after it).
+    let dwords = (bits / 32) * if cmpswap { 2 } else { 1 };
+    let sdata = if dwords == 1 {
+        "s16".to_string()
+    } else {
+        format!("s[16:{}]", 16 + dwords - 1)
+    };
+    let sbase = if buffer { "s[4:7]" } else { "s[4:5]" };
+    let mut rng = Rng(0x5eed ^ name.len() as u64);
+    for (case, glc) in [(0, true), (1, false), (2, true)] {
+        let mut mem = FlatMemory::new();
+        let old = match case {
+            // Equal to the compare value (CMPSWAP stores), small (INC/DEC), random.
+            0 => 5,
+            1 => rng.next() & mask,
+            _ => 0x8000_0000_8000_0000 & mask,
+        };
+        let data = if case == 0 { 9 } else { rng.next() & mask };
+        let cmp = if case == 0 { old } else { rng.next() & mask };
+        let mut init = vec![0x1111_1111u32; 16];
+        init[8] = old as u32;
+        if x2 {
+            init[9] = (old >> 32) as u32;
+        }
+        let base = mem.alloc_dwords(&init);
+        let mut w = Wave::new(spec.wave64, 32, 0);
+        if buffer {
+            set_rsrc(&mut w, 4, rsrc(base, 0, 64, false, false));
+        } else {
+            w.write_sgpr_pair(4, base).unwrap();
+        }
+        let words = [data, cmp];
+        let mut regs = Vec::new();
+        for v in words.iter().take(if cmpswap { 2 } else { 1 }) {
+            regs.push(*v as u32);
+            if x2 {
+                regs.push((*v >> 32) as u32);
+            }
+        }
+        for (k, v) in regs.iter().enumerate() {
+            w.write_sgpr(16 + k as u32, *v).unwrap();
+        }
+        let text = format!(
+            "{} {sdata}, {sbase}, 0x20{}",
+            name.to_ascii_lowercase(),
+            if glc { " glc" } else { "" }
+        );
+        run(spec, t, &text, &mut w, &mut mem, &mut Lds::new(16))
+            .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+        // Signed min/max compare at the operation's width.
+        let new = match op {
+            "SMIN" | "SMAX" => model(sext(old), sext(data), 0) & mask,
+            _ => model(old, data, cmp) & mask,
+        };
+        let got_mem = mem.dwords(base + 0x20, 2).unwrap();
+        let got_mem = got_mem[0] as u64 | if x2 { (got_mem[1] as u64) << 32 } else { 0 };
+        assert_eq!(
+            got_mem, new,
+            "{} `{text}`: memory (old {old:#x}, data {data:#x}, cmp {cmp:#x})",
+            spec.generation
+        );
+        if !x2 {
+            assert_eq!(
+                mem.dwords(base + 0x24, 1).unwrap()[0],
+                0x1111_1111,
+                "{} `{text}`: the next dword",
+                spec.generation
+            );
+        }
+        let got: Vec<u32> = (0..regs.len() as u32)
+            .map(|k| w.read_sgpr(16 + k).unwrap())
+            .collect();
+        let mut want = regs.clone();
+        if glc {
+            want[0] = old as u32;
+            if x2 {
+                want[1] = (old >> 32) as u32;
+            }
+        }
+        assert_eq!(got, want, "{} `{text}`: SDATA", spec.generation);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DS_SWIZZLE_B32
+
+#[test]
+fn ds_swizzle_quad_permute_and_bit_masks_read_the_selected_lane() {
+    for (spec, t) in cdna_with("DS_SWIZZLE_B32") {
+        let mut w = Wave::new(spec.wave64, 32, 0);
+        let n = w.lanes();
+        for lane in 0..n {
+            w.write_vgpr(1, lane, 0x1000 + lane as u32).unwrap();
+        }
+        // Lane 6 inactive: lanes that select it read 0.
+        w.exec = w.lane_mask() & !(1 << 6);
+        type Sel = fn(usize) -> usize;
+        let cases: [(u64, Sel, &str); 4] = [
+            // Quad permute 3,2,1,0 (two bits per lane of the quad, lane 0 lowest).
+            (
+                0x8000 | 3 | 2 << 2 | 1 << 4,
+                |l| (l & !3) + 3 - (l & 3),
+                "quad reverse",
+            ),
+            // AND 0x1f, XOR 1: neighbours swap.
+            (0x1f | 1 << 10, |l| l ^ 1, "swap pairs"),
+            // AND 0, OR 5: lane 5 of each 32 to all of them.
+            (5 << 5, |l| (l & 32) + 5, "broadcast lane 5"),
+            // AND 0x18, OR 0x2: the lane's group of 8, entry 2.
+            (0x18 | 2 << 5, |l| (l & !7) + 2, "group of 8"),
+        ];
+        for (offset, sel, what) in cases {
+            let d = build(
+                spec,
+                "DS_SWIZZLE_B32",
+                "ENC_DS",
+                &[
+                    ("VDST", F::V(5)),
+                    ("ADDR", F::V(1)),
+                    ("OFFSET0", F::Raw(offset & 0xff)),
+                    ("OFFSET1", F::Raw(offset >> 8)),
+                ],
+            );
+            for lane in 0..n {
+                w.write_vgpr(5, lane, 0xeeee).unwrap();
+            }
+            run_decoded(&t, &d, &mut w, &mut FlatMemory::new(), &mut Lds::new(16))
+                .unwrap_or_else(|e| panic!("{}: {what}: {e}", spec.generation));
+            for lane in 0..n {
+                let want = if lane == 6 {
+                    0xeeee
+                } else if sel(lane) == 6 {
+                    0
+                } else {
+                    0x1000 + sel(lane) as u32
+                };
+                assert_eq!(
+                    w.read_vgpr(5, lane).unwrap(),
+                    want,
+                    "{} {what} (offset {offset:#x}) lane {lane}",
+                    spec.generation
+                );
+            }
+        }
+        // FFT mode (offset 0xe000 and up): said to be unsupported.
+        let d = build(
+            spec,
+            "DS_SWIZZLE_B32",
+            "ENC_DS",
+            &[
+                ("VDST", F::V(5)),
+                ("ADDR", F::V(1)),
+                ("OFFSET1", F::Raw(0xe0)),
+            ],
+        );
+        let e = run_decoded(&t, &d, &mut w, &mut FlatMemory::new(), &mut Lds::new(16));
+        assert!(matches!(e, Err(ExecError::Unsupported { .. })), "{e:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AGPRs (CDNA): moves, and memory data in AGPRs (the ACC bit)
+
+#[test]
+fn accvgpr_moves_copy_between_vgprs_and_agprs() {
+    for (spec, t) in cdna_with("V_ACCVGPR_WRITE") {
+        let mut w = Wave::new(spec.wave64, 32, 8);
+        let n = w.lanes();
+        for lane in 0..n {
+            w.write_vgpr(2, lane, 3 * lane as u32 + 1).unwrap();
+        }
+        w.exec = w.lane_mask() & !1;
+        // Built field by field (the assembler does not take AGPR operands of these yet):
+        // AGPR destinations by number, AGPR sources as 256 + number.
+        let go = |w: &mut Wave, name: &str, enc: &str, fields: &[(&str, F)]| {
+            let d = build(spec, name, enc, fields);
+            run_decoded(&t, &d, w, &mut FlatMemory::new(), &mut Lds::new(16))
+                .unwrap_or_else(|e| panic!("{}: {name}: {e}", spec.generation));
+        };
+        go(
+            &mut w,
+            "V_ACCVGPR_WRITE",
+            "ENC_VOP3P",
+            &[("VDST", F::Raw(1)), ("SRC0", F::V(2))],
+        );
+        let want = |lane: usize, v: u32| if lane == 0 { 0 } else { v };
+        for lane in 0..n {
+            assert_eq!(
+                w.agpr_lanes(1).unwrap()[lane],
+                want(lane, 3 * lane as u32 + 1),
+                "{} v_accvgpr_write lane {lane}",
+                spec.generation
+            );
+        }
+        // Inline constant 7 (code 128 + 7).
+        go(
+            &mut w,
+            "V_ACCVGPR_WRITE",
+            "ENC_VOP3P",
+            &[("VDST", F::Raw(2)), ("SRC0", F::Raw(135))],
+        );
+        assert!((1..n).all(|l| w.agpr_lanes(2).unwrap()[l] == 7));
+        if runs(spec, "V_ACCVGPR_READ") {
+            go(
+                &mut w,
+                "V_ACCVGPR_READ",
+                "ENC_VOP3P",
+                &[("VDST", F::V(5)), ("SRC0", F::Raw(257))],
+            );
+            for lane in 0..n {
+                assert_eq!(
+                    w.read_vgpr(5, lane).unwrap(),
+                    want(lane, 3 * lane as u32 + 1),
+                    "{} v_accvgpr_read lane {lane}",
+                    spec.generation
+                );
+            }
+        }
+        if runs(spec, "V_ACCVGPR_MOV_B32") {
+            go(
+                &mut w,
+                "V_ACCVGPR_MOV_B32",
+                "ENC_VOP1",
+                &[("VDST", F::Raw(3)), ("SRC0", F::Raw(257))],
+            );
+            assert_eq!(
+                w.agpr_lanes(3).unwrap()[n - 1],
+                3 * (n as u32 - 1) + 1,
+                "{} v_accvgpr_mov",
+                spec.generation
+            );
+        }
+    }
+}
+
+#[test]
+fn memory_data_in_agprs_loads_and_stores_through_the_acc_bit() {
+    for (spec, t) in cdna_with("GLOBAL_LOAD_DWORD") {
+        // CDNA 1 has AGPRs only for the matrix instructions (no ACC bit on memory).
+        if !runs(spec, "V_ACCVGPR_WRITE") || spec.generation == "cdna1" {
+            println!("skipped: {}: no AGPR memory data", spec.generation);
+            continue;
+        }
+        let mut mem = FlatMemory::new();
+        let init: Vec<u32> = (0..256).map(|k| 0x3000 + k).collect();
+        let base = mem.alloc_dwords(&init);
+        let mut w = Wave::new(spec.wave64, 32, 8);
+        let n = w.lanes();
+        for lane in 0..n {
+            w.write_vgpr_b64(2, lane, base + 4 * lane as u64).unwrap();
+            w.write_vgpr(4, lane, 8 * lane as u32).unwrap();
+        }
+        let mut lds = Lds::new(1024);
+        let go = |text: &str, w: &mut Wave, mem: &mut FlatMemory, lds: &mut Lds| {
+            run(spec, &t, text, w, mem, lds)
+                .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+        };
+        // Global: load into a4, store a4 one dword further on (so the old value shows).
+        go(
+            "global_load_dword a4, v[2:3], off",
+            &mut w,
+            &mut mem,
+            &mut lds,
+        );
+        assert!(
+            (0..n).all(|l| w.agpr_lanes(4).unwrap()[l] == 0x3000 + l as u32),
+            "{}: global_load_dword into a4",
+            spec.generation
+        );
+        go(
+            "global_store_dword v[2:3], a4, off offset:512",
+            &mut w,
+            &mut mem,
+            &mut lds,
+        );
+        let got = mem.dwords(base + 512, n).unwrap();
+        assert!(
+            (0..n).all(|l| got[l] == 0x3000 + l as u32),
+            "{}: global_store_dword from a4",
+            spec.generation
+        );
+        // DS: write a4, read it back into a5.
+        go("ds_write_b32 v4, a4", &mut w, &mut mem, &mut lds);
+        go("ds_read_b32 a5, v4", &mut w, &mut mem, &mut lds);
+        for lane in 0..n {
+            assert_eq!(lds.read_u32(8 * lane as u64).unwrap(), 0x3000 + lane as u32);
+            assert_eq!(w.agpr_lanes(5).unwrap()[lane], 0x3000 + lane as u32);
+        }
+        // MUBUF: VDATA in an AGPR.
+        set_rsrc(&mut w, 8, rsrc(base, 0, 1024, false, false));
+        for lane in 0..n {
+            w.write_vgpr(6, lane, 4 * lane as u32 + 8).unwrap();
+        }
+        go(
+            "buffer_load_dword a6, v6, s[8:11], 0 offen",
+            &mut w,
+            &mut mem,
+            &mut lds,
+        );
+        assert!(
+            (0..n).all(|l| w.agpr_lanes(6).unwrap()[l] == 0x3002 + l as u32),
+            "{}: buffer_load_dword into a6",
+            spec.generation
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DS_APPEND / DS_CONSUME: the wave's counter in LDS at M0 + OFFSET
+
+#[test]
+fn ds_append_and_consume_count_the_active_lanes() {
+    for (spec, t) in cdna_with("DS_APPEND") {
+        let mut w = Wave::new(spec.wave64, 32, 0);
+        let n = w.lanes();
+        let mut lds = Lds::new(256);
+        lds.write_u32(0x48, 100).unwrap();
+        w.m0 = 0x40;
+        w.exec = 0x0000_00f0_0000_ff0f & w.lane_mask();
+        let active = w.exec.count_ones();
+        for lane in 0..n {
+            w.write_vgpr(3, lane, 0x77).unwrap();
+        }
+        let ds = |name: &str| {
+            build(
+                spec,
+                name,
+                "ENC_DS",
+                &[("VDST", F::V(3)), ("OFFSET0", F::Raw(8))],
+            )
+        };
+        let mut mem = FlatMemory::new();
+        run_decoded(&t, &ds("DS_APPEND"), &mut w, &mut mem, &mut lds)
+            .unwrap_or_else(|e| panic!("{}: ds_append: {e}", spec.generation));
+        assert_eq!(
+            lds.read_u32(0x48).unwrap(),
+            100 + active,
+            "{}",
+            spec.generation
+        );
+        for lane in 0..n {
+            let want = if w.exec >> lane & 1 != 0 { 100 } else { 0x77 };
+            assert_eq!(w.read_vgpr(3, lane).unwrap(), want, "ds_append lane {lane}");
+        }
+        if runs(spec, "DS_CONSUME") {
+            w.exec = 0b111 & w.lane_mask();
+            run_decoded(&t, &ds("DS_CONSUME"), &mut w, &mut mem, &mut lds).unwrap();
+            assert_eq!(lds.read_u32(0x48).unwrap(), 100 + active - 3);
+            assert_eq!(w.read_vgpr(3, 0).unwrap(), 100 + active);
+        }
     }
 }

@@ -130,6 +130,11 @@ fn report(
             r.implemented(),
             r.instructions
         );
+        let (done, counted) = r.coverage_outside_images_gws_traps();
+        outln!(
+            "  outside images, GWS and traps: {done} of {counted} ({:.1} %)",
+            100.0 * done as f64 / counted.max(1) as f64
+        );
         outln!("  provenance:");
         for (p, n) in r.by_provenance() {
             outln!("    {n:>5}  {p}");

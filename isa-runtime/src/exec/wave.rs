@@ -388,12 +388,34 @@ pub struct Decoded {
     pub operands: Box<[Src]>,
 }
 
+/// Whether a memory instruction (DS, FLAT/GLOBAL/SCRATCH, MUBUF, MTBUF) has its ACC bit set:
+/// its data and destination registers are then AGPRs. Matrix instructions read their own
+/// per-source ACC bits (`exec::matrix`).
+fn acc_memory_data(ins: &Instruction) -> bool {
+    let enc = ins.encoding().name;
+    let memory = matches!(enc, "ENC_DS" | "ENC_MUBUF" | "ENC_MTBUF") || enc.starts_with("ENC_FLAT");
+    memory && ins.field("ACC") == Some(1)
+}
+
 impl Decoded {
     pub fn new(ins: Instruction) -> Decoded {
+        let acc = acc_memory_data(&ins);
         let operands = ins
             .operands()
             .iter()
-            .map(|o| Src::from_operand(&o.value))
+            .map(|o| match Src::from_operand(&o.value) {
+                // CDNA memory data in AGPRs: the ACC bit turns the "VGPR or AccVGPR"
+                // operands into AGPRs (the decoded operand names the VGPR of that number).
+                Src::Vgpr(r)
+                    if acc
+                        && o.info.operand_type.is_some_and(|t| {
+                            ins.spec.operand_types[t as usize].name.contains("ACCVGPR")
+                        }) =>
+                {
+                    Src::Agpr(r)
+                }
+                s => s,
+            })
             .collect();
         Decoded { ins, operands }
     }

@@ -9,9 +9,12 @@
 //! Range check, per generation (reads out of range give 0, writes are dropped; an access of
 //! several dwords is checked a dword at a time, since each of its memory accesses is
 //! checked on its own):
-//! - GFX9 line (CDNA 1 to 4): with stride 0 the buffer is raw and an access is in range when
-//!   its byte offset (`OFFSET + offset`, SOFFSET not counted) is below NUM_RECORDS; with a
-//!   stride, NUM_RECORDS counts records and the lane is in range when its index is below it.
+//! - GFX9 line (CDNA 1 to 4): the instruction, not the stride, says how NUM_RECORDS counts
+//!   (LLVM's review D44401 records it for Vega): when the access is indexed (IDXEN, or the
+//!   resource's ADD_TID_ENABLE) NUM_RECORDS counts records and the lane is in range when its
+//!   index is below it; otherwise it counts bytes and an access is in range when its byte
+//!   offset (`OFFSET + offset`, SOFFSET not counted) is below NUM_RECORDS, whatever the
+//!   stride.
 //! - GFX10 and later (RDNA, CDNA 5): OOB_SELECT (dword 3, bits 29:28) picks the rule: 0 index
 //!   below NUM_RECORDS and byte offset below the stride, 1 index only, 2 no check, 3 raw
 //!   (the byte offset below NUM_RECORDS).
@@ -150,7 +153,8 @@ pub fn buffer_lanes(
     // Which of the checks the rule asks for: (index below NUM_RECORDS, byte offset below the
     // stride, byte offset below NUM_RECORDS).
     let (check_index, check_stride, check_raw) = if gfx9 {
-        (stride != 0, false, stride == 0)
+        let indexed = idxen || rsrc.add_tid;
+        (indexed, false, !indexed)
     } else {
         match rsrc.oob_select {
             0 => (true, true, false),

@@ -214,6 +214,11 @@ pub fn buffer_format(
             "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled",
         ));
     }
+    if !op.store && super::lds_dma::lds_bit(d) {
+        return Err(unsupported(
+            "format loads into LDS (the LDS bit) are not modelled",
+        ));
+    }
     let (dfmt, nfmt) = if op.typed {
         (d.field("DFMT").unwrap_or(0), d.field("NFMT").unwrap_or(0))
     } else {

@@ -17,7 +17,9 @@
 //! ([`Mods`]) and value coercions for helper calls ([`co`]).
 
 pub mod buffer;
+pub mod ds_counter;
 pub mod format;
+pub mod lds_dma;
 pub mod overrides;
 
 pub use buffer::{buf_read, buf_write, BufferRange, BufferResource};
@@ -1411,6 +1413,30 @@ pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
         signed_field(d, b, field::OFFSET) as u64
     };
     Ok(base.wrapping_add(soffset).wrapping_add(offset))
+}
+
+/// A scalar scratch access (`S_SCRATCH_*`, GFX9 line): the byte offset SBASE + SOFFSET +
+/// OFFSET (as [`smem_addr`] forms it, low 32 bits) into the wave's private memory, taken as
+/// one unswizzled region (the model's scratch is linear: lane `l` owns bytes
+/// `l * per_lane ..`); the device address of the access, or a scratch fault when its
+/// SDATA-sized access leaves the wave's region.
+pub fn smem_scratch_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
+    let offset = smem_addr(w, d, b)? & 0xffff_ffff;
+    let size = (b.sizes[role::SDATA] as u64 / 8).max(4);
+    let region = w.scratch.per_lane * w.lanes() as u64;
+    if offset + size > region {
+        return Err(ExecError::from(MemError {
+            segment: crate::exec::Segment::Scratch,
+            addr: offset,
+            size,
+            write: false,
+            kind: crate::exec::MemErrorKind::OutOfBounds {
+                base: 0,
+                size: region,
+            },
+        }));
+    }
+    Ok(w.scratch.base + offset)
 }
 
 /// Whether a flat/global/scratch/buffer atomic returns the value it replaced (its form has a

@@ -507,6 +507,51 @@ pub fn v_trig_preop_f64(w: &mut Wave, d: &Decoded, table: &'static [Binding]) ->
     Ok(Flow::Next)
 }
 
+/// The lane `lane` of a `DS_SWIZZLE_B32` reads, for the GFX9 offset modes: bit 15 set with
+/// bits 14:8 clear is the quad permute (lane `4q + i` reads lane `4q + offset[2i+1:2i]`),
+/// bit 15 clear the bit masks within each 32 lanes (AND mask offset[4:0], OR mask
+/// offset[9:5], XOR mask offset[14:10], applied in that order to the lane's low five bits).
+/// Other offsets (the FFT and rotate modes) are `None`: not modelled.
+pub fn swizzle_source(offset: u32, lane: usize) -> Option<usize> {
+    if offset & 0x8000 == 0 {
+        let (and, or, xor) = (offset & 0x1f, offset >> 5 & 0x1f, offset >> 10 & 0x1f);
+        let low = (((lane as u32 & 0x1f) & and) | or) ^ xor;
+        Some(lane & !0x1f | low as usize)
+    } else if offset & 0x7f00 == 0 {
+        Some(lane & !3 | (offset as usize >> (2 * (lane & 3)) & 3))
+    } else {
+        None
+    }
+}
+
+/// `DS_SWIZZLE_B32`: every active lane gets the 32-bit ADDR operand of the lane the offset's
+/// mode selects; a selected lane that is inactive gives 0 (the rule AMD states for the LDS
+/// crossbar's permutes, `DS_BPERMUTE_B32`). AMD gives the modes as a table; this is the
+/// project's model of it (see [`swizzle_source`]).
+pub fn ds_swizzle_b32(w: &mut Wave, d: &Decoded, table: &'static [Binding]) -> R {
+    let b = Binding::of(d, table)?;
+    let offset = super::ds_offset(d, b) as u32;
+    let src = super::lanes_b32(w, b.op(d, role::ADDR)?, 32)?;
+    let exec = w.exec_mask();
+    let n = w.lanes();
+    let mut out = [0u32; MAX_LANES];
+    for lane in LaneIter(exec) {
+        let s = swizzle_source(offset, lane).ok_or_else(|| {
+            ExecError::unsupported(
+                d.mnemonic(),
+                "the swizzle FFT and rotate modes (offset bits 15:14 both set) are not modelled",
+            )
+        })?;
+        out[lane] = if s < n && exec >> s & 1 != 0 {
+            src[s]
+        } else {
+            0
+        };
+    }
+    super::store_lanes(w, b.op(d, role::VDST)?, 0, &out, exec)?;
+    Ok(Flow::Next)
+}
+
 /// Pure forms of the helpers, for tests and for callers outside an executor.
 pub mod pure {
     use super::*;

@@ -29,6 +29,14 @@ pub(crate) enum Builtin {
         function: &'static str,
         reason: &'static str,
     },
+    /// A Rust executor of the GFX9 line that also reaches LDS: `exec_gen::<module>::<function>`
+    /// (`GLOBAL_LOAD_LDS_*`/`SCRATCH_LOAD_LDS_*` in `lds_dma`, `DS_APPEND`/`DS_CONSUME` in
+    /// `ds_counter`).
+    RustLds {
+        module: &'static str,
+        function: &'static str,
+        reason: &'static str,
+    },
     /// Explicitly unsupported.
     Unsupported(&'static str),
 }
@@ -39,6 +47,7 @@ const SCHED: &str = "scheduling hint; no effect on results";
 const DIV: &str = "AMD's pseudocode compares with DENORM where it means \"is denormal\" and its scale factors do not undo each other; the project's model keeps LLVM's division sequence correctly rounded";
 const FIXUP: &str = "AMD's pseudocode reads operands through f64 and leaves dead cases; the project's model gives the IEEE special cases of the quotient";
 const FORMAT: &str = "AMD's pseudocode converts through ConvertFromFormat/ConvertToFormat and says the access size depends on the format; the project's model converts by the GFX9 data and number format tables";
+const LDS_DIRECT: &str = "AMD gives no pseudocode; the project's model writes each lane's data to LDS at M0 + OFFSET + lane x slot (a dword, or the access size when wider)";
 const TRIG: &str = "AMD's pseudocode needs a 1201-bit constant the type checker rejects; the project's model takes the 53-bit segment of 2/pi from a table";
 
 /// The decision for `name` (AMD's instruction name), if any.
@@ -59,6 +68,15 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
         return Some(RustMem {
             function,
             reason: FORMAT,
+        });
+    }
+    if (n.starts_with("GLOBAL_LOAD_LDS_") || n.starts_with("SCRATCH_LOAD_LDS_"))
+        && LDS_SIZES.iter().any(|s| n.ends_with(s))
+    {
+        return Some(RustLds {
+            module: "lds_dma",
+            function: "flat_load_lds",
+            reason: LDS_DIRECT,
         });
     }
     if n.starts_with("S_WAITCNT") || (n.starts_with("S_WAIT_") && n != "S_WAIT_EVENT") {
@@ -153,10 +171,18 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
             function: "v_trig_preop_f64",
             reason: TRIG,
         },
+        "DS_APPEND" | "DS_CONSUME" => RustLds {
+            module: "ds_counter",
+            function: if n == "DS_APPEND" { "ds_append" } else { "ds_consume" },
+            reason: "AMD gives no pseudocode; the project's model adds (append) or subtracts (consume) the number of active lanes from the LDS dword at M0 + OFFSET, every active lane getting its old value",
+        },
         "DS_ORDERED_COUNT" | "DS_ORDERED_ADD" => {
             Unsupported("ordered append counters are not modelled")
         }
-        "DS_SWIZZLE_B32" => Unsupported("AMD gives the swizzle modes as a table, not pseudocode"),
+        "DS_SWIZZLE_B32" => RustOverride {
+            function: "ds_swizzle_b32",
+            reason: "AMD gives the swizzle modes as a table, not pseudocode; the project's model implements the quad-permute and bit-mask modes (FFT and rotate are reported as unsupported)",
+        },
         "S_TRAP" | "S_RFE_B64" | "S_RFE_RESTORE_B64" => Unsupported("traps are not modelled"),
         "S_SET_GPR_IDX_ON" | "S_SET_GPR_IDX_OFF" | "S_SET_GPR_IDX_MODE" | "S_SET_GPR_IDX_IDX" => {
             Unsupported("VGPR index mode is not modelled (later VALU instructions would ignore it)")
@@ -209,3 +235,20 @@ pub(crate) const FORMAT_OPS: &[&str] = &[
     "tbuffer_store_format_d16_xyz",
     "tbuffer_store_format_d16_xyzw",
 ];
+
+/// The access sizes of the LDS-direct loads (`exec_gen::lds_dma::LdsLoad::from_name`).
+const LDS_SIZES: &[&str] = &[
+    "_UBYTE", "_SBYTE", "_USHORT", "_SSHORT", "_DWORD", "_DWORDX3", "_DWORDX4",
+];
+
+/// MUBUF loads that honour the LDS bit (their data goes to LDS instead of VDATA when it is
+/// set; `exec_gen::lds_dma::buffer_load_lds`).
+pub(crate) fn buffer_load_takes_lds(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    n.starts_with("BUFFER_LOAD_")
+        && [
+            "_UBYTE", "_SBYTE", "_USHORT", "_SSHORT", "_DWORD", "_DWORDX2", "_DWORDX3", "_DWORDX4",
+        ]
+        .iter()
+        .any(|s| n.ends_with(s))
+}

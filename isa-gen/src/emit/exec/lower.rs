@@ -401,8 +401,10 @@ impl<'a> Lower<'a> {
             }
         }
         // Packed math: the halves each source contributes (unless the pseudocode reads
-        // OPSEL itself, as the mixed-precision FMAs do).
-        if family == Family::Vop3p && self.mode == ExecMode::Lane && !self.reads_opsel {
+        // OPSEL itself, as the mixed-precision FMAs do). CDNA's AGPR moves are VOP3P-encoded
+        // but not packed: they copy their source whole.
+        let packed = !self.cx.name.starts_with("V_ACCVGPR_");
+        if family == Family::Vop3p && self.mode == ExecMode::Lane && !self.reads_opsel && packed {
             for role in [Role::S0, Role::S1, Role::S2] {
                 let Some(u) = self.roles.get(&role).filter(|u| !u.written) else {
                     continue;
@@ -638,10 +640,17 @@ impl<'a> Lower<'a> {
         }
         let store =
             quote!(let bits = b.write_bits(w, rt::role::#rid); rt::write_scalar(w, s, bits, #o)?;);
-        if optional {
-            epi.extend(quote!(if let Some(s) = #r { #store }));
+        // Scalar memory atomics, like the vector ones, return the old value only with GLC
+        // (SDATA otherwise keeps the data).
+        let returns = if self.cx.family == Family::Smem && self.cx.name.contains("ATOMIC") {
+            quote!(rt::atomic_returns(d, b))
         } else {
-            epi.extend(quote!({ let s = #r; #store }));
+            quote!(true)
+        };
+        if optional {
+            epi.extend(quote!(if let (Some(s), true) = (#r, #returns) { #store }));
+        } else {
+            epi.extend(quote!(if #returns { let s = #r; #store }));
         }
         Ok(())
     }
@@ -1392,6 +1401,24 @@ impl<'a> Lower<'a> {
                 let v = self.read_wide(r, lo, ty.width)?;
                 from_bits(v, ty)?
             }
+            // A slice of an operand beyond the width its name was typed with: the data
+            // operand of a 32-bit compare-and-swap holds two values (`DATA[63 : 32]`), so the
+            // operand is read as wide as the slice reaches.
+            ExprKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if slice_beyond_operand(base, lo, ty.width).is_some() => {
+                let (n, l) = slice_beyond_operand(base, lo, ty.width).unwrap_or_default();
+                let wide = Ty {
+                    kind: Kind::Unsigned,
+                    width: l + ty.width,
+                };
+                let b = self.read_reg(&n, wide)?;
+                let b = to_bits(b, wide)?;
+                let (ll, wl) = (u128_lit(l as u128), u32_lit(ty.width));
+                from_bits(quote!(rt::get_bits(#b, #ll, #wl)), ty)?
+            }
             ExprKind::Slice { base, lo, reversed } => {
                 let b = self.expr(base)?;
                 let b = to_bits(b, base.ty)?;
@@ -1945,6 +1972,10 @@ impl<'a> Lower<'a> {
             | "CalcScalarBufferAddr" => {
                 return from_bits(self.mem_addr()?, ty);
             }
+            // The wave's private memory as one region (see `rt::smem_scratch_addr`).
+            "CalcScalarScratchAddr" if self.cx.family == Family::Smem => {
+                return from_bits(quote!((rt::smem_scratch_addr(w, d, b)? as u128)), ty);
+            }
             "CalcDsAddr" => {
                 // (address, offset) or (address, OFFSET0, OFFSET1): the offset is
                 // OFFSET1:OFFSET0.
@@ -2038,6 +2069,20 @@ impl<'a> Lower<'a> {
             }
         });
         Ok(())
+    }
+}
+
+/// `(operand name, low bit)` of a constant slice `NAME[hi : lo]` that reaches beyond the
+/// width the operand name was typed with (at most 128 bits).
+fn slice_beyond_operand(base: &Expr, lo: &Expr, width: u32) -> Option<(String, u32)> {
+    match (&base.kind, &lo.kind) {
+        (ExprKind::Reg(n), ExprKind::Int(l))
+            if *l as u64 + width as u64 > base.ty.width as u64
+                && *l as u64 + width as u64 <= 128 =>
+        {
+            Some((n.clone(), *l as u32))
+        }
+        _ => None,
     }
 }
 

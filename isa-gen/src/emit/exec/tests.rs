@@ -351,6 +351,29 @@ fn wmma_and_gws_instructions_are_unsupported_with_reasons() {
         Some(Builtin::RustOverride { .. })
     ));
     assert_eq!(builtin("V_ADD_F32"), None);
+    assert!(matches!(
+        builtin("GLOBAL_LOAD_LDS_DWORDX4"),
+        Some(Builtin::RustLds {
+            module: "lds_dma",
+            ..
+        })
+    ));
+    assert!(matches!(
+        builtin("DS_CONSUME"),
+        Some(Builtin::RustLds {
+            function: "ds_consume",
+            ..
+        })
+    ));
+    assert!(matches!(
+        builtin("DS_SWIZZLE_B32"),
+        Some(Builtin::RustOverride { .. })
+    ));
+    assert!(super::builtin::buffer_load_takes_lds("BUFFER_LOAD_SBYTE"));
+    assert!(!super::builtin::buffer_load_takes_lds(
+        "BUFFER_LOAD_FORMAT_X"
+    ));
+    assert!(!super::builtin::buffer_load_takes_lds("BUFFER_STORE_DWORD"));
 }
 
 #[test]
