@@ -193,6 +193,11 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         families.sort_by_key(|f| f.name());
         families.dedup();
         let found = find_semantics(generation, ins, &families, form_ix.is_empty(), sem);
+        // The pseudocode the executor is lowered from, for its doc comment.
+        let source_text = match &found {
+            Found::Entry { entry, .. } => Some(entry.code_text().to_string()),
+            _ => None,
+        };
         let hints = match &found {
             Found::Entry { entry, .. } => binding::Hints {
                 reads_d0: match &entry.class {
@@ -236,33 +241,31 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         if status == Status::Generated && !unsupported_forms.is_empty() && reason.is_empty() {
             reason = format!("{} form(s) cannot run", unsupported_forms.len());
         }
-        match plan {
-            Plan::Lowered(body) => {
+        let body = match plan {
+            Plan::Lowered(body) | Plan::Matrix(body) => Some(body),
+            Plan::Builtin(b) => Some(builtin_body(b)),
+            Plan::Unsupported => None,
+        };
+        match body {
+            Some(body) => {
+                // Provenance first, then the pseudocode: what a reader needs to map the body
+                // back to the spec (generated code is never committed, so quoting is fine).
+                let mut doc = vec![format!(" {}: {provenance}.", ins.name)];
+                if let Some(text) = &source_text {
+                    doc.push(String::new());
+                    doc.push(" ```text".into());
+                    doc.extend(text.lines().map(|l| format!(" {l}")));
+                    doc.push(" ```".into());
+                }
                 fns.push(quote! {
+                    #(#[doc = #doc])*
                     pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
                         #body
                     }
                 });
                 executors.push(quote!(Some(#fn_name as ExecFn)));
             }
-            Plan::Builtin(b) => {
-                let body = builtin_body(b);
-                fns.push(quote! {
-                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
-                        #body
-                    }
-                });
-                executors.push(quote!(Some(#fn_name as ExecFn)));
-            }
-            Plan::Matrix(body) => {
-                fns.push(quote! {
-                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
-                        #body
-                    }
-                });
-                executors.push(quote!(Some(#fn_name as ExecFn)));
-            }
-            Plan::Unsupported => executors.push(quote!(Some(unsupported as ExecFn))),
+            None => executors.push(quote!(Some(unsupported as ExecFn))),
         }
         let st = status.ident();
         let (n, p, r) = (ins.name.as_str(), provenance.as_str(), reason.as_str());
