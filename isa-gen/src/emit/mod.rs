@@ -98,7 +98,11 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
         tokens: tables,
         rows,
     } = tables::emit(spec, &forms, &skipped);
-    let decoder = decoder::emit(spec, &forms);
+    let decoder::Decoder {
+        tokens: decoder,
+        rows: decoder_rows,
+    } = decoder::emit(spec, &forms);
+    let rows = rows + &decoder_rows;
     let exec::Executors {
         code: executors,
         report: exec,

@@ -218,6 +218,11 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         families.sort_by_key(|f| f.name());
         families.dedup();
         let found = find_semantics(generation, ins, &families, form_ix.is_empty(), sem);
+        // The pseudocode the executor is lowered from, for its doc comment.
+        let source_text = match &found {
+            Found::Entry { entry, .. } => Some(entry.code_text().to_string()),
+            _ => None,
+        };
         let hints = match &found {
             Found::Entry { entry, .. } => binding::Hints {
                 reads_d0: match &entry.class {
@@ -261,47 +266,49 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         if status == Status::Generated && !unsupported_forms.is_empty() && reason.is_empty() {
             reason = format!("{} form(s) cannot run", unsupported_forms.len());
         }
-        match plan {
+        let body = match plan {
             Plan::Lowered(body) => {
                 // MUBUF loads with the LDS bit (GFX9 line) send their data to LDS instead.
-                let body = if gfx9_line(generation)
-                    && families.contains(&Family::Buffer)
-                    && builtin::buffer_load_takes_lds(&ins.name)
-                {
-                    quote! {
-                        if rt::lds_dma::lds_bit(d) {
-                            return rt::lds_dma::buffer_load_lds(w, d, &BINDINGS, mem, lds);
+                Some(
+                    if gfx9_line(generation)
+                        && families.contains(&Family::Buffer)
+                        && builtin::buffer_load_takes_lds(&ins.name)
+                    {
+                        quote! {
+                            if rt::lds_dma::lds_bit(d) {
+                                return rt::lds_dma::buffer_load_lds(w, d, &BINDINGS, mem, lds);
+                            }
+                            #body
                         }
-                        #body
-                    }
-                } else {
-                    body
-                };
+                    } else {
+                        body
+                    },
+                )
+            }
+            Plan::Matrix(body) => Some(body),
+            Plan::Builtin(b) => Some(builtin_body(b)),
+            Plan::Unsupported => None,
+        };
+        match body {
+            Some(body) => {
+                // Provenance first, then the pseudocode: what a reader needs to map the body
+                // back to the spec (generated code is never committed, so quoting is fine).
+                let mut doc = vec![format!(" {}: {provenance}.", ins.name)];
+                if let Some(text) = &source_text {
+                    doc.push(String::new());
+                    doc.push(" ```text".into());
+                    doc.extend(text.lines().map(|l| format!(" {l}")));
+                    doc.push(" ```".into());
+                }
                 fns.push(quote! {
+                    #(#[doc = #doc])*
                     pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
                         #body
                     }
                 });
                 executors.push(quote!(Some(#fn_name as ExecFn)));
             }
-            Plan::Builtin(b) => {
-                let body = builtin_body(b);
-                fns.push(quote! {
-                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
-                        #body
-                    }
-                });
-                executors.push(quote!(Some(#fn_name as ExecFn)));
-            }
-            Plan::Matrix(body) => {
-                fns.push(quote! {
-                    pub fn #fn_name(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
-                        #body
-                    }
-                });
-                executors.push(quote!(Some(#fn_name as ExecFn)));
-            }
-            Plan::Unsupported => executors.push(quote!(Some(unsupported as ExecFn))),
+            None => executors.push(quote!(Some(unsupported as ExecFn))),
         }
         let st = status.ident();
         let (n, p, r) = (ins.name.as_str(), provenance.as_str(), reason.as_str());
