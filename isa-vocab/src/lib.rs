@@ -244,7 +244,10 @@ mod tests {
         let (f, v) = classify("SOP2_INST_LITERAL64");
         assert_eq!((f, v.literal), (Family::Sop2, true));
         let (f, v) = classify("VOP3_VOP_DPP16");
-        assert_eq!((f, v.dpp16, v.dpp8, v.plain_dpp), (Family::Vop3, true, false, false));
+        assert_eq!(
+            (f, v.dpp16, v.dpp8, v.plain_dpp),
+            (Family::Vop3, true, false, false)
+        );
         let (f, v) = classify("VOP1_VOP_DPP8");
         assert_eq!((f, v.dpp16, v.dpp8), (Family::Vop1, false, true));
         let (f, v) = classify("VOP1_VOP_DPP");
@@ -253,7 +256,13 @@ mod tests {
         assert_eq!((f, v.sdwa, v.sdst), (Family::Vopc, true, true));
         let (f, v) = classify("ENC_VOP3PX2");
         assert_eq!((f, v.x2), (Family::Vop3p, true));
-        assert_eq!(classify("VOP3P_MFMA").1, Variant { mfma: true, ..Variant::PLAIN });
+        assert_eq!(
+            classify("VOP3P_MFMA").1,
+            Variant {
+                mfma: true,
+                ..Variant::PLAIN
+            }
+        );
         assert_eq!(classify("ENC_FLAT_GLBL").0, Family::FlatGlobal);
         assert_eq!(classify("ENC_VGLOBAL").0, Family::FlatGlobal);
         assert_eq!(classify("ENC_FLAT_SCRATCH").0, Family::FlatScratch);
@@ -265,7 +274,16 @@ mod tests {
         assert_eq!(classify("ENC_VINTERP").0, Family::Interp);
         assert_eq!(classify("MIMG_NSA1").0, Family::Mimg);
         assert_eq!(classify("VOPDXY_INST_LITERAL").0, Family::Vopd);
-        assert_eq!(classify("VOP3SD"), (Family::Vop3, Variant { sdst: true, ..Variant::PLAIN }));
+        assert_eq!(
+            classify("VOP3SD"),
+            (
+                Family::Vop3,
+                Variant {
+                    sdst: true,
+                    ..Variant::PLAIN
+                }
+            )
+        );
         assert_eq!(classify("ENC_SOMETHING_NEW").0, Family::Other);
     }
 
