@@ -35,7 +35,8 @@
 
 use crate::model::{Encoding, Instruction, Spec};
 
-/// The encoding families, from the encoding's name.
+/// The executor generator's encoding families: the model's ([`isa_vocab::Family`]) with the
+/// ones that share executors merged (MUBUF and MTBUF are [`Family::Buffer`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Family {
     Sop1,
