@@ -65,6 +65,12 @@ impl Generation {
         }
     }
 
+    /// What code decides by generation (GFX level, True16), from the one table in
+    /// `isa-vocab`.
+    pub fn traits(self) -> isa_vocab::Traits {
+        isa_vocab::Traits::of(self.name()).expect("isa-vocab lists every generation")
+    }
+
     /// Whether the generation runs wave64 by default (CDNA) or wave32 (RDNA).
     pub fn is_cdna(self) -> bool {
         matches!(
@@ -184,6 +190,14 @@ mod tests {
             Some(Generation::Cdna1)
         );
         assert_eq!(Generation::from_file_name("notes.txt"), None);
+    }
+
+    #[test]
+    fn vocab_lists_the_same_generations() {
+        let names: Vec<_> = Generation::ALL.iter().map(|g| g.name()).collect();
+        assert_eq!(names, isa_vocab::NAMES);
+        assert!(Generation::Rdna3.traits().true16);
+        assert!(!Generation::Cdna3.traits().gfx10_up());
     }
 
     #[test]

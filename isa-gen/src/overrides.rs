@@ -4,7 +4,6 @@
 //! by `isa-gen tables`, and each application is recorded in [`Spec::overrides_applied`]. AMD's
 //! data itself is never edited; `isa-gen check` reports the file as it is.
 
-use crate::generation::Generation;
 use crate::model::{Field, Spec};
 use crate::xml::BitRange;
 use serde::Serialize;
@@ -33,25 +32,17 @@ pub enum OverrideKind {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Override {
-    pub generations: &'static [Generation],
+    pub generations: &'static [&'static str],
     #[serde(flatten)]
     pub kind: OverrideKind,
     pub reason: &'static str,
 }
 
-const GFX9_CDNA: &[Generation] = &[
-    Generation::Cdna1,
-    Generation::Cdna2,
-    Generation::Cdna3,
-    Generation::Cdna4,
-];
+/// The generations an override concerns, by short name: sets derived from the
+/// per-generation traits in `isa-vocab`, not written out here.
+const GFX9_CDNA: &[&str] = &isa_vocab::GFX9;
 
-const GFX11_UP: &[Generation] = &[
-    Generation::Rdna3,
-    Generation::Rdna3_5,
-    Generation::Rdna4,
-    Generation::Cdna5,
-];
+const GFX11_UP: &[&str] = &isa_vocab::GFX11_UP;
 
 /// Every override the project knows.
 pub static OVERRIDES: &[Override] = &[
@@ -82,7 +73,10 @@ pub fn apply(spec: &mut Spec) -> Vec<String> {
     let Some(g) = spec.generation else {
         return applied;
     };
-    for o in OVERRIDES.iter().filter(|o| o.generations.contains(&g)) {
+    for o in OVERRIDES
+        .iter()
+        .filter(|o| o.generations.contains(&g.name()))
+    {
         match &o.kind {
             OverrideKind::AddField {
                 encoding,

@@ -2,7 +2,7 @@
 //! not use as operands: an assembler must write them, and a generator of valid instructions
 //! must not vary them. AMD's XML does not state these; each rule says why it holds.
 
-use crate::tables::{FormInfo, IsaSpec};
+use crate::tables::{Family, FormInfo, IsaSpec};
 
 /// The value field `field` must hold in `form`, if a rule fixes it.
 pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
@@ -36,7 +36,10 @@ pub fn required_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Opt
         // the destination field, which the disassembly does not show.
         "VDST"
             if instruction.starts_with("V_CMPX")
-                && spec.encodings[form.encoding as usize].name.contains("VOP3") =>
+                && matches!(
+                    spec.encodings[form.encoding as usize].family,
+                    Family::Vop3 | Family::Vop3p
+                ) =>
         {
             exec_lo(spec)
         }
@@ -88,7 +91,7 @@ fn buffer_load_to_lds(spec: &IsaSpec, instruction: &str) -> bool {
 /// one (bit 14 of a two-source `v_pk_add_f16`). They print nothing; `None` when no bit applies.
 pub fn absent_source_op_sel_hi(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
     let enc = &spec.encodings[form.encoding as usize];
-    if !enc.name.contains("VOP3P") || enc.name.contains("MFMA") {
+    if enc.family != Family::Vop3p || enc.variant.mfma {
         return None;
     }
     let instruction = spec.instructions[form.instruction as usize].name;

@@ -9,21 +9,26 @@
 /// Generations, by the short names of [`crate::IsaSpec::generation`].
 pub type Generations = &'static [&'static str];
 
-pub const GFX9: Generations = &["cdna1", "cdna2", "cdna3", "cdna4"];
-pub const GFX9_10: Generations = &["cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2"];
-pub const GFX9_11: Generations = &[
-    "cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3_5",
-];
-pub const GFX10_11: Generations = &["rdna1", "rdna2", "rdna3", "rdna3_5"];
-pub const GFX10: Generations = &["rdna1", "rdna2"];
-pub const GFX11: Generations = &["rdna3", "rdna3_5"];
-pub const GFX11_12: Generations = &["rdna3", "rdna3_5", "rdna4", "cdna5"];
+/// The generations whose LLVM GFX major version is in `lo..=hi`, from the per-generation
+/// traits in `isa-vocab` (the one place that says which generation is which GFX level).
+macro_rules! gfx {
+    ($lo:expr, $hi:expr) => {
+        &isa_vocab::gfx_names::<{ isa_vocab::gfx_count($lo, $hi) }>($lo, $hi)
+    };
+}
+
+pub const GFX9: Generations = &isa_vocab::GFX9;
+pub const GFX9_10: Generations = gfx!(9, 10);
+pub const GFX9_11: Generations = gfx!(9, 11);
+pub const GFX10_11: Generations = gfx!(10, 11);
+pub const GFX10: Generations = gfx!(10, 10);
+pub const GFX11: Generations = gfx!(11, 11);
+pub const GFX11_12: Generations = &isa_vocab::GFX11_UP;
 /// RDNA 4 and CDNA 5 (LLVM's gfx12 family, gfx1200 and gfx1250).
-pub const GFX12: Generations = &["rdna4", "cdna5"];
+pub const GFX12: Generations = gfx!(12, 12);
+/// LLVM's gfx940 line within GFX9 (gfx942, gfx950): not a GFX level of its own.
 pub const GFX940: Generations = &["cdna3", "cdna4"];
-pub const ALL: Generations = &[
-    "rdna1", "rdna2", "rdna3", "rdna3_5", "rdna4", "cdna1", "cdna2", "cdna3", "cdna4", "cdna5",
-];
+pub const ALL: Generations = &isa_vocab::NAMES;
 
 /// A name LLVM prints for a value, on some generations, with the reason it is listed here.
 #[derive(Debug)]

@@ -1,6 +1,9 @@
 //! The shapes of the generated per-generation tables. `isa-gen` emits one `IsaSpec` per
 //! generation (see `OUT_DIR/<gen>.rs`); everything in this crate works from these tables.
 
+// The vocabulary the generator decides and the runtime reads (see the `isa-vocab` crate).
+pub use isa_vocab::{Family, Traits, Variant};
+
 /// A generation's generated encoding selector: the form, bits and length in bytes of the
 /// instruction at the start of the bytes.
 pub type DecodeFormFn = fn(&[u8]) -> Result<(u16, u128, usize), crate::DecodeErrorKind>;
@@ -38,6 +41,8 @@ pub struct IsaSpec {
     pub llvm_mcpu: &'static str,
     /// Waves are 64 lanes by default (CDNA) or 32 (RDNA).
     pub wave64: bool,
+    /// What code decides by generation (GFX level, True16), emitted by the generator.
+    pub traits: Traits,
     pub encodings: &'static [EncodingInfo],
     pub instructions: &'static [InstructionInfo],
     pub forms: &'static [FormInfo],
@@ -65,6 +70,10 @@ pub struct EncodingInfo {
     pub fixed: u128,
     pub fields: &'static [FieldInfo],
     pub op_field: Option<u8>,
+    /// The family and variant the generator decided from AMD's name (the printers,
+    /// assembler and executors read these, never the name).
+    pub family: Family,
+    pub variant: Variant,
 }
 
 #[derive(Debug)]

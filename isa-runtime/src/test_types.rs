@@ -59,6 +59,10 @@ macro_rules! test_spec {
             source_file: "",
             llvm_mcpu: $mcpu,
             wave64: $wave64,
+            traits: match $crate::tables::Traits::of($generation) {
+                Some(t) => t,
+                None => $crate::tables::Traits::UNKNOWN,
+            },
             encodings: $encodings,
             instructions: $instructions,
             forms: $forms,

@@ -3,7 +3,7 @@
 use crate::cases;
 use crate::llvm_mc::{DisasmResult, LlvmMc, OracleError};
 use isa_gen::Generation;
-use isa_runtime::disasm::{family, Family};
+use isa_runtime::disasm::Family;
 use isa_runtime::{disassemble, IsaSpec};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -77,14 +77,14 @@ pub struct FamilyCounts {
 }
 
 /// The family a form is reported under: the disassembler's family of its encoding
-/// ([`isa_runtime::disasm::family`]), with the variants LLVM defines apart from their base
+/// (`EncodingInfo::family`, decided by the generator), with the variants LLVM defines apart from their base
 /// family on their own line: SDWA, DPP, VOP3 with a scalar destination (VOP3SD), MFMA, and
 /// the encodings with a literal dword.
 pub fn report_family(spec: &IsaSpec, form: u16) -> &'static str {
     let f = &spec.forms[form as usize];
-    let encoding = spec.encodings[f.encoding as usize].name;
+    let enc = &spec.encodings[f.encoding as usize];
     let instruction = spec.instructions[f.instruction as usize].name;
-    let (fam, variant) = family(encoding);
+    let (fam, variant) = (enc.family, enc.variant);
     if variant.sdwa {
         return "SDWA";
     }
@@ -94,8 +94,8 @@ pub fn report_family(spec: &IsaSpec, form: u16) -> &'static str {
     if variant.literal {
         return "literal";
     }
-    let mfma = encoding.contains("MFMA")
-        || encoding.contains("VOP3PX2")
+    let mfma = variant.mfma
+        || variant.x2
         || instruction.starts_with("V_MFMA")
         || instruction.starts_with("V_SMFMAC");
     if mfma {
@@ -123,6 +123,7 @@ pub fn report_family(spec: &IsaSpec, form: u16) -> &'static str {
         Family::Mtbuf => "MTBUF",
         Family::Mimg => "MIMG",
         Family::Exp => "EXP",
+        Family::Interp => "INTERP",
         Family::Other => "other",
     }
 }

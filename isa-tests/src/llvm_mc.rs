@@ -398,12 +398,11 @@ impl LlvmMc {
 
     /// The `-mattr` features passed for a generation.
     pub fn mattrs(gen: Generation) -> &'static [&'static str] {
-        match gen {
-            // True16 generations: print 16-bit register halves the same way on all of them.
-            Generation::Rdna3 | Generation::Rdna3_5 | Generation::Rdna4 | Generation::Cdna5 => {
-                &["+real-true16"]
-            }
-            _ => &[],
+        // True16 generations: print 16-bit register halves the same way on all of them.
+        if gen.traits().true16 {
+            &["+real-true16"]
+        } else {
+            &[]
         }
     }
 

@@ -142,7 +142,7 @@ pub fn tables(args: TablesArgs) -> ExitCode {
     }
     crate::outln!("\noverride layer (facts the XML lacks, applied before code generation):");
     for o in summary.overrides {
-        let gens: Vec<&str> = o.generations.iter().map(|g| g.name()).collect();
+        let gens: Vec<&str> = o.generations.to_vec();
         crate::outln!(
             "  [{}] {:?}\n      reason: {}",
             gens.join(","),

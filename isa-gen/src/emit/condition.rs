@@ -86,12 +86,55 @@ pub fn local_name(f: &Field) -> proc_macro2::Ident {
         .collect();
     let keyword = matches!(
         name.as_str(),
-        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false"
-            | "fn" | "for" | "if" | "impl" | "in" | "let" | "loop" | "match" | "mod" | "move"
-            | "mut" | "pub" | "ref" | "return" | "self" | "static" | "struct" | "super"
-            | "trait" | "true" | "type" | "unsafe" | "use" | "where" | "while" | "async"
-            | "await" | "dyn" | "abstract" | "become" | "box" | "do" | "final" | "macro"
-            | "override" | "priv" | "typeof" | "unsized" | "virtual" | "yield" | "try"
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
             | "bits"
     );
     if keyword || name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
@@ -269,7 +312,11 @@ fn value(x: &CondExpr, cx: &mut Ctx) -> Result<Value, String> {
                     }
                     let a = int_tokens(a);
                     let t = quote! { matches!(#a, #(#lits)|*) };
-                    Value::Bool(if within { t } else { quote! { (!#t) } })
+                    Value::Bool(if within {
+                        t
+                    } else {
+                        quote! { (!#t) }
+                    })
                 }
                 CondOp::ConsArray => return Err("an array is not a value".into()),
                 CondOp::Other(o) => return Err(format!("unknown operator `{o}`")),

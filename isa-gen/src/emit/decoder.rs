@@ -422,7 +422,11 @@ impl<'a> Builder<'a> {
         self.group_forms.extend(fs.iter().map(|&(_, k)| k));
         let mut names: Vec<&str> = fs
             .iter()
-            .map(|&(_, k)| self.spec.instructions[self.forms[k].instruction].name.as_str())
+            .map(|&(_, k)| {
+                self.spec.instructions[self.forms[k].instruction]
+                    .name
+                    .as_str()
+            })
             .collect();
         names.dedup();
         self.groups
@@ -433,7 +437,9 @@ impl<'a> Builder<'a> {
     fn condition_name(&self, k: usize) -> String {
         let f = &self.forms[k];
         let ie = &self.spec.instructions[f.instruction].encodings[f.instruction_encoding];
-        ie.condition_name.clone().unwrap_or_else(|| "default".into())
+        ie.condition_name
+            .clone()
+            .unwrap_or_else(|| "default".into())
     }
 
     /// The predicate of form `k` (in encoding `e`): its condition (the encoding's `default`

@@ -32,6 +32,13 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
         .to_string();
     let mcpu = spec.generation.map_or("", |g| g.llvm_mcpu());
     let wave64 = spec.generation.is_some_and(|g| g.default_wave64());
+    let traits = {
+        let t = spec
+            .generation
+            .map_or(isa_vocab::Traits::UNKNOWN, |g| g.traits());
+        let (gfx, true16) = (t.gfx, t.true16);
+        quote! { Traits { gfx: #gfx, true16: #true16 } }
+    };
 
     let encodings = spec.encodings.iter().map(|e| {
         let name = &e.name;
@@ -47,8 +54,14 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
             }
             None => quote! { None },
         };
+        let family = quote::format_ident!("{}", format!("{:?}", e.family));
+        let isa_vocab::Variant { literal, dpp8, dpp16, plain_dpp, sdwa, sdst, mfma, x2 } = e.variant;
         quote! {
-            EncodingInfo { name: #name, order: #order, bits: #bits, mask: #mask, fixed: #fixed, fields: &[#(#fields),*], op_field: #op_field }
+            EncodingInfo {
+                name: #name, order: #order, bits: #bits, mask: #mask, fixed: #fixed, fields: &[#(#fields),*], op_field: #op_field,
+                family: Family::#family,
+                variant: Variant { literal: #literal, dpp8: #dpp8, dpp16: #dpp16, plain_dpp: #plain_dpp, sdwa: #sdwa, sdst: #sdst, mfma: #mfma, x2: #x2 },
+            }
         }
     });
 
@@ -136,6 +149,7 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
             source_file: #source,
             llvm_mcpu: #mcpu,
             wave64: #wave64,
+            traits: #traits,
             encodings: &ENCODINGS,
             instructions: &INSTRUCTIONS,
             forms: &FORMS,

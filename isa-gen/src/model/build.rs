@@ -360,7 +360,10 @@ fn build_encodings(
                 }
             }
         }
+        let (family, variant) = isa_vocab::classify(&e.name);
         out.push(Encoding {
+            family,
+            variant,
             name: e.name,
             order: e.order.unwrap_or(i32::MAX),
             bit_count,

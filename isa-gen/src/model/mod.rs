@@ -76,6 +76,12 @@ pub struct Encoding {
     /// An encoding without `OP` that pairs instructions (dual issue, VOPD): its opcode fields
     /// `OP<h>` (`OPX`, `OPY`), one per half `h`, as (half suffix, field index).
     pub half_op_fields: Vec<(String, usize)>,
+    /// The family and variant of the encoding, decided once from its name
+    /// ([`isa_vocab::classify`]) and emitted as data for the runtime.
+    #[serde(skip)]
+    pub family: isa_vocab::Family,
+    #[serde(skip)]
+    pub variant: isa_vocab::Variant,
     #[serde(skip)]
     pub pos: usize,
 }

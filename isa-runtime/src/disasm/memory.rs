@@ -541,6 +541,8 @@ mod tests {
         fixed: 0,
         fields: &FIELDS,
         op_field: Some(2),
+        family: crate::tables::Family::Flat,
+        variant: crate::tables::Variant::PLAIN,
     }];
     const VGPR: u16 = 0;
     const SREG: u16 = 1;

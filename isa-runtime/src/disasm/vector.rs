@@ -62,7 +62,7 @@ impl Shape {
         let info = ins.info();
         let (mut has_short, mut has_long, mut compare) = (false, false, false);
         for &form in info.forms {
-            match super::family(spec.encoding_of(form).name).0 {
+            match spec.encoding_of(form).family {
                 Family::Vop1 | Family::Vop2 => has_short = true,
                 Family::Vopc => {
                     has_short = true;
@@ -75,7 +75,7 @@ impl Shape {
         if LLVM_SINGLE_ENCODING.iter().any(|(n, _)| *n == info.name) {
             has_long = false;
         }
-        let true16 = matches!(spec.generation, "rdna3" | "rdna3_5" | "rdna4" | "cdna5");
+        let true16 = spec.traits.true16;
         Shape {
             family,
             variant,
@@ -716,9 +716,8 @@ fn dp_alu_dpp(p: &Printer) -> bool {
 /// `None` for a control the generation does not have (LLVM prints a note instead).
 fn dpp_ctrl_text(ins: &Instruction, ctrl: u64) -> Option<String> {
     let gen = ins.spec.generation;
-    // GFX10+ (RDNA, CDNA 5) is the generation with DPP8; its DPP16 words have an FI field.
-    let gfx10_plus = ins.spec.encodings.iter().any(|e| e.name.contains("DPP8"))
-        || ins.encoding().fields.iter().any(|f| f.name == "FI");
+    // GFX10+ (RDNA, CDNA 5): DPP8 exists and DPP16 words have an FI field.
+    let gfx10_plus = ins.spec.traits.gfx10_up();
     let gfx90a = matches!(gen, "cdna2" | "cdna3" | "cdna4");
     let low = ctrl & 0xf;
     let text = match ctrl {
@@ -1240,6 +1239,8 @@ mod synthetic_tests {
             fixed: 0,
             fields: &CDNA_FIELDS,
             op_field: Some(4),
+            family: crate::tables::Family::Vop3p,
+            variant: crate::tables::Variant::PLAIN,
         },
         EncodingInfo {
             name: "VOP3P_MFMA",
@@ -1249,6 +1250,8 @@ mod synthetic_tests {
             fixed: 0,
             fields: &MFMA_FIELDS,
             op_field: Some(4),
+            family: crate::tables::Family::Vop3p,
+            variant: crate::tables::Variant::PLAIN,
         },
     ];
     static CDNA_INSTRUCTIONS: [InstructionInfo; 4] = [
@@ -1393,6 +1396,8 @@ mod synthetic_tests {
             fixed: 0,
             fields: &RDNA_VOP2_FIELDS,
             op_field: Some(3),
+            family: crate::tables::Family::Vop2,
+            variant: crate::tables::Variant::PLAIN,
         },
         EncodingInfo {
             name: "ENC_VOP3",
@@ -1402,6 +1407,8 @@ mod synthetic_tests {
             fixed: 0,
             fields: &RDNA_VOP3_FIELDS,
             op_field: Some(4),
+            family: crate::tables::Family::Vop3,
+            variant: crate::tables::Variant::PLAIN,
         },
     ];
     static RDNA_INSTRUCTIONS: [InstructionInfo; 1] =

@@ -392,8 +392,16 @@ pub struct Decoded {
 /// its data and destination registers are then AGPRs. Matrix instructions read their own
 /// per-source ACC bits (`exec::matrix`).
 fn acc_memory_data(ins: &Instruction) -> bool {
-    let enc = ins.encoding().name;
-    let memory = matches!(enc, "ENC_DS" | "ENC_MUBUF" | "ENC_MTBUF") || enc.starts_with("ENC_FLAT");
+    use crate::disasm::Family;
+    let memory = matches!(
+        ins.encoding().family,
+        Family::Ds
+            | Family::Mubuf
+            | Family::Mtbuf
+            | Family::Flat
+            | Family::FlatGlobal
+            | Family::FlatScratch
+    );
     memory && ins.field("ACC") == Some(1)
 }
 

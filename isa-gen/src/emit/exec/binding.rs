@@ -35,7 +35,8 @@
 
 use crate::model::{Encoding, Instruction, Spec};
 
-/// The encoding families, from the encoding's name.
+/// The executor generator's encoding families: the model's ([`isa_vocab::Family`]) with the
+/// ones that share executors merged (MUBUF and MTBUF are [`Family::Buffer`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Family {
     Sop1,
@@ -153,75 +154,61 @@ impl Variant {
     }
 }
 
-/// The family and variant of an encoding (`ENC_VOP3`, `VOP3_VOP_DPP16`, `SOP2_INST_LITERAL64`,
-/// `ENC_FLAT_GLBL`, `ENC_VDS`, ...).
-pub(crate) fn classify(encoding: &str) -> (Family, Variant) {
-    let n = encoding.strip_prefix("ENC_").unwrap_or(encoding);
-    let family = if n.starts_with("SOP1") {
-        Family::Sop1
-    } else if n.starts_with("SOP2") {
-        Family::Sop2
-    } else if n.starts_with("SOPC") {
-        Family::Sopc
-    } else if n.starts_with("SOPK") {
-        Family::Sopk
-    } else if n.starts_with("SOPP") {
-        Family::Sopp
-    } else if n.starts_with("SMEM") || n.starts_with("SMRD") {
-        Family::Smem
-    } else if n.starts_with("VOPD") {
-        Family::Vopd
-    } else if n.starts_with("VOP3P") {
-        Family::Vop3p
-    } else if n.starts_with("VOP3") {
-        Family::Vop3
-    } else if n.starts_with("VOP1") {
-        Family::Vop1
-    } else if n.starts_with("VOP2") {
-        Family::Vop2
-    } else if n.starts_with("VOPC") {
-        Family::Vopc
-    } else if n.starts_with("VDSDIR")
-        || n.starts_with("LDSDIR")
-        || n.starts_with("VINTERP")
-        || n.starts_with("VINTRP")
-    {
-        Family::Interp
-    } else if n == "DS" || n.starts_with("DS_") || n == "VDS" || n.starts_with("VDS_") {
-        Family::Ds
-    } else if n.starts_with("FLAT_GLBL")
-        || n.starts_with("FLAT_GLOBAL")
-        || n.starts_with("VGLOBAL")
-        || n == "GLOBAL"
-    {
-        Family::Global
-    } else if n.starts_with("FLAT_SCRATCH") || n.starts_with("VSCRATCH") || n == "SCRATCH" {
-        Family::Scratch
-    } else if n.starts_with("FLAT") || n.starts_with("VFLAT") {
-        Family::Flat
-    } else if n.starts_with("MUBUF") || n.starts_with("MTBUF") || n.starts_with("VBUFFER") {
-        Family::Buffer
-    } else if n.starts_with("MIMG") || n.starts_with("VIMAGE") || n.starts_with("VSAMPLE") {
-        Family::Image
-    } else if n.starts_with("EXP") || n.starts_with("VEXPORT") {
-        Family::Export
-    } else {
-        Family::Other
-    };
-    let variant = if n.contains("DPP16") {
-        Variant::Dpp16
-    } else if n.contains("DPP8") {
-        Variant::Dpp8
-    } else if n.contains("DPP") {
-        Variant::Dpp
-    } else if n.contains("SDWA") {
-        Variant::Sdwa
-    } else if family == Family::Vop3p {
-        Variant::Vop3p
-    } else {
-        Variant::Plain
-    };
-    (family, variant)
+/// The executor generator's family and variant of a model encoding: the model's
+/// (`isa_vocab::classify`, decided once per encoding) grouped the way executors are shared
+/// (MUBUF and MTBUF are one buffer family, ...).
+pub(crate) fn classify(encoding: &Encoding) -> (Family, Variant) {
+    let family = Family::of(encoding.family);
+    (family, Variant::of(family, encoding.variant))
+}
+
+impl Family {
+    /// The executor family of a vocabulary family.
+    pub fn of(family: isa_vocab::Family) -> Family {
+        use isa_vocab::Family as V;
+        match family {
+            V::Sop1 => Family::Sop1,
+            V::Sop2 => Family::Sop2,
+            V::Sopc => Family::Sopc,
+            V::Sopk => Family::Sopk,
+            V::Sopp => Family::Sopp,
+            V::Smem => Family::Smem,
+            V::Vop1 => Family::Vop1,
+            V::Vop2 => Family::Vop2,
+            V::Vop3 => Family::Vop3,
+            V::Vop3p => Family::Vop3p,
+            V::Vopc => Family::Vopc,
+            V::Vopd => Family::Vopd,
+            V::Interp => Family::Interp,
+            V::Ds => Family::Ds,
+            V::Flat => Family::Flat,
+            V::FlatGlobal => Family::Global,
+            V::FlatScratch => Family::Scratch,
+            V::Mubuf | V::Mtbuf => Family::Buffer,
+            V::Mimg => Family::Image,
+            V::Exp => Family::Export,
+            V::Other => Family::Other,
+        }
+    }
+}
+
+impl Variant {
+    /// The executor variant of a vocabulary variant in `family`.
+    pub fn of(family: Family, v: isa_vocab::Variant) -> Variant {
+        if v.dpp8 {
+            Variant::Dpp8
+        } else if v.plain_dpp {
+            Variant::Dpp
+        } else if v.dpp16 {
+            Variant::Dpp16
+        } else if v.sdwa {
+            Variant::Sdwa
+        } else if family == Family::Vop3p {
+            Variant::Vop3p
+        } else {
+            Variant::Plain
+        }
+    }
 }
 
 /// The operand roles (the runtime's `rt::role`).
@@ -489,15 +476,8 @@ pub(crate) fn bind_form(
     let dfmt = |o: &crate::model::Operand| o.data_format_name.clone().unwrap_or_default();
     // RDNA3 and later encode the high half of a 16-bit VGPR in the register number's bit 7 in
     // VOP1, VOP2 and VOPC (VOP3 uses op_sel instead).
-    let true16 = matches!(
-        spec.generation,
-        Some(
-            crate::Generation::Rdna3
-                | crate::Generation::Rdna3_5
-                | crate::Generation::Rdna4
-                | crate::Generation::Cdna5
-        )
-    ) && matches!(family, Family::Vop1 | Family::Vop2 | Family::Vopc);
+    let true16 = spec.generation.is_some_and(|g| g.traits().true16)
+        && matches!(family, Family::Vop1 | Family::Vop2 | Family::Vopc);
     let set = |b: &mut FormBinding, r: Role, i: usize| {
         if b.op(r).is_some() {
             return;

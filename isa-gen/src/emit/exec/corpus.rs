@@ -3,7 +3,7 @@
 //! a few dozen instructions per generation; this measures the lowering over AMD's whole text
 //! and finds gaps before a complete spec is dropped in.
 
-use super::binding::{classify, Family, FormBinding, Role, Variant};
+use super::binding::{Family, FormBinding, Role, Variant};
 use super::lower::{names_other_lanes, reads_name, Ctx, ExecMode, Lower};
 use crate::pcode::corpus::{Class, GenerationCorpus};
 use proc_macro2::TokenStream;
@@ -82,7 +82,7 @@ pub(crate) fn synthetic_binding(family: Family, name: &str, reads_d0: bool) -> F
 
 /// The family a corpus header names (`VOP3`, `SOP1`, `DS`, `GLOBAL`, `VGLOBAL`, ...).
 pub(crate) fn header_family(header: &str) -> Family {
-    classify(&format!("ENC_{header}")).0
+    Family::of(isa_vocab::classify(header).0)
 }
 
 /// Lowers every typed entry of a corpus.

@@ -213,11 +213,11 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             .collect();
         let mut families: Vec<Family> = form_ix
             .iter()
-            .map(|&k| classify(&spec.encodings[forms[k].encoding].name).0)
+            .map(|&k| classify(&spec.encodings[forms[k].encoding]).0)
             .collect();
         families.sort_by_key(|f| f.name());
         families.dedup();
-        let found = find_semantics(generation, ins, &families, form_ix.is_empty(), sem);
+        let found = find_semantics(spec, generation, ins, &families, form_ix.is_empty(), sem);
         // The pseudocode the executor is lowered from, for its doc comment.
         let source_text = match &found {
             Found::Entry { entry, .. } => Some(entry.code_text().to_string()),
@@ -235,7 +235,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         for &k in &form_ix {
             let f = &forms[k];
             let enc = &spec.encodings[f.encoding];
-            let (family, variant) = classify(&enc.name);
+            let (family, variant) = classify(enc);
             bindings[k] = bind_form(
                 spec,
                 ins,
@@ -421,6 +421,7 @@ enum Found {
 
 /// Finds the semantics of one instruction (see [`source`] for the order).
 fn find_semantics(
+    spec: &crate::model::Spec,
     generation: Option<Generation>,
     ins: &crate::model::Instruction,
     families: &[Family],
@@ -488,10 +489,15 @@ fn find_semantics(
         if let Some(e) = first_entry(&names, |n| sem.amd_entry(src, n)) {
             // Borrow by name when the operand signatures agree.
             let mut note = String::new();
-            match sem.source_spec(src).and_then(|s| s.instruction(&e.name)) {
-                Some(theirs) => {
-                    if let (Some(a), Some(b)) = (source::signature(ins), source::signature(theirs))
-                    {
+            match sem
+                .source_spec(src)
+                .and_then(|s| Some((s, s.instruction(&e.name)?)))
+            {
+                Some((theirs_spec, theirs)) => {
+                    if let (Some(a), Some(b)) = (
+                        source::signature(spec, ins),
+                        source::signature(theirs_spec, theirs),
+                    ) {
                         if let Some(diff) = source::signature_difference(&a, &b) {
                             return unsupported(format!(
                                 "operand signature differs from {}'s, so its pseudocode is not borrowed: {diff}",

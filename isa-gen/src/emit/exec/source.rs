@@ -302,13 +302,18 @@ pub fn display_path(p: &Path) -> String {
 /// The operand signature the borrowing check compares: per explicit operand of the
 /// instruction's first plain encoding (literal fields left out), direction, size and data
 /// format.
-pub fn signature(ins: &model::Instruction) -> Option<Vec<(bool, bool, u32, String)>> {
+pub fn signature(
+    spec: &model::Spec,
+    ins: &model::Instruction,
+) -> Option<Vec<(bool, bool, u32, String)>> {
     let ie = ins
         .encodings
         .iter()
         .find(|e| {
-            let (_, v) = super::binding::classify(&e.encoding_name);
-            v == super::binding::Variant::Plain || v == super::binding::Variant::Vop3p
+            e.encoding.is_some_and(|k| {
+                let (_, v) = super::binding::classify(&spec.encodings[k]);
+                v == super::binding::Variant::Plain || v == super::binding::Variant::Vop3p
+            })
         })
         .or_else(|| ins.encodings.first())?;
     Some(
