@@ -104,8 +104,30 @@ enum Slot {
     },
     /// Inside a longer instruction (a jump here is an error).
     Inside,
-    /// Not an instruction (data, or an encoding the decoder rejects).
-    Bad(String),
+    /// Not an instruction (data, or an encoding the decoder rejects), or one whose dual-issue
+    /// halves cannot run: the error raised if it is executed.
+    Bad(Unrunnable),
+}
+
+/// Why the word at a slot cannot run.
+#[derive(Clone, Debug)]
+pub enum Unrunnable {
+    /// The decoder's error.
+    Decode(crate::DecodeError),
+    /// A dual-issue half that cannot run (no executor, say).
+    Exec(ExecError),
+    /// No decoder result covers the slot.
+    NotDecoded,
+}
+
+impl Unrunnable {
+    fn error(&self, pc: u64) -> ExecError {
+        match self {
+            Unrunnable::Decode(e) => ExecError::Decode { pc, error: *e },
+            Unrunnable::Exec(x) => x.clone(),
+            Unrunnable::NotDecoded => ExecError::PcOutOfRange { pc },
+        }
+    }
 }
 
 /// A code object decoded once: every dword offset maps to its instruction and executor.
@@ -122,7 +144,7 @@ impl Program {
     /// Decodes `code` (placed at `base`, 4-byte aligned) and binds executors from `table`.
     /// Undecodable dwords are kept as errors raised only if executed.
     pub fn load(spec: &'static IsaSpec, code: &[u8], base: u64, table: &ExecutorTable) -> Program {
-        let mut slots = vec![Slot::Bad("past the end".into()); code.len().div_ceil(4)];
+        let mut slots = vec![Slot::Bad(Unrunnable::NotDecoded); code.len().div_ceil(4)];
         for entry in decode_stream(spec, code) {
             let i = entry.offset / 4;
             match entry.result {
@@ -231,18 +253,8 @@ impl Program {
                     wave.pc += *len as u64;
                     continue;
                 }
-                Slot::Inside => {
-                    return Err(ExecError::Decode {
-                        pc: wave.pc,
-                        message: "jump into the middle of an instruction".into(),
-                    })
-                }
-                Slot::Bad(message) => {
-                    return Err(ExecError::Decode {
-                        pc: wave.pc,
-                        message: message.clone(),
-                    })
-                }
+                Slot::Inside => return Err(ExecError::MidInstruction { pc: wave.pc }),
+                Slot::Bad(why) => return Err(why.error(wave.pc)),
             };
             let exec = exec.ok_or_else(|| ExecError::NoExecutor {
                 mnemonic: decoded.info().mnemonic.to_string(),
@@ -287,10 +299,10 @@ fn dual_slot(
     e: crate::DecodeError,
 ) -> Slot {
     let crate::DecodeErrorKind::Unsupported { encoding } = e.kind else {
-        return Slot::Bad(e.to_string());
+        return Slot::Bad(Unrunnable::Decode(e));
     };
     if !crate::dual::is_dual_encoding(spec, encoding) {
-        return Slot::Bad(e.to_string());
+        return Slot::Bad(Unrunnable::Decode(e));
     }
     match crate::dual::decode(spec, bytes) {
         Ok((d, len)) => match super::dual::bind(table, &d) {
@@ -298,9 +310,9 @@ fn dual_slot(
                 halves: Box::new(halves),
                 len: len as u8,
             },
-            Err(x) => Slot::Bad(x.to_string()),
+            Err(x) => Slot::Bad(Unrunnable::Exec(x)),
         },
-        Err(x) => Slot::Bad(x.to_string()),
+        Err(x) => Slot::Bad(Unrunnable::Decode(x)),
     }
 }
 

@@ -98,7 +98,9 @@ pub enum ExecError {
     /// No executor is registered for the instruction.
     NoExecutor { mnemonic: String },
     /// The bytes at PC are not an instruction.
-    Decode { pc: u64, message: String },
+    Decode { pc: u64, error: crate::DecodeError },
+    /// A jump to the middle of an instruction.
+    MidInstruction { pc: u64 },
     /// PC left the code object.
     PcOutOfRange { pc: u64 },
     /// The wave ran more instructions than the dispatch allows (a likely endless loop).
@@ -159,8 +161,11 @@ impl fmt::Display for ExecError {
                 write!(f, "{mnemonic}: not supported: {reason}")
             }
             ExecError::NoExecutor { mnemonic } => write!(f, "no executor for {mnemonic}"),
-            ExecError::Decode { pc, message } => {
-                write!(f, "cannot decode at pc {pc:#x}: {message}")
+            ExecError::Decode { pc, error } => {
+                write!(f, "cannot decode at pc {pc:#x}: {error}")
+            }
+            ExecError::MidInstruction { pc } => {
+                write!(f, "cannot decode at pc {pc:#x}: jump into the middle of an instruction")
             }
             ExecError::PcOutOfRange { pc } => write!(f, "pc {pc:#x} is outside the code object"),
             ExecError::StepLimit { steps } => {
