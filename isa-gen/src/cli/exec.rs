@@ -139,6 +139,13 @@ fn report(
         for (p, n) in r.by_provenance() {
             outln!("    {n:>5}  {p}");
         }
+        let kinds = r.unsupported_by_kind();
+        if !kinds.is_empty() {
+            outln!("  unsupported, by kind:");
+            for (kind, n) in kinds {
+                outln!("    {n:>5}  {}", kind.name());
+            }
+        }
         let unsupported = r.unsupported_by_reason();
         if !unsupported.is_empty() {
             outln!("  unsupported, by reason:");

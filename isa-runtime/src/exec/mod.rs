@@ -165,7 +165,10 @@ impl fmt::Display for ExecError {
                 write!(f, "cannot decode at pc {pc:#x}: {error}")
             }
             ExecError::MidInstruction { pc } => {
-                write!(f, "cannot decode at pc {pc:#x}: jump into the middle of an instruction")
+                write!(
+                    f,
+                    "cannot decode at pc {pc:#x}: jump into the middle of an instruction"
+                )
             }
             ExecError::PcOutOfRange { pc } => write!(f, "pc {pc:#x} is outside the code object"),
             ExecError::StepLimit { steps } => {

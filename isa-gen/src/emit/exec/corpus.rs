@@ -114,7 +114,7 @@ pub fn lower_corpus(c: &GenerationCorpus) -> Vec<Lowered> {
                         e.family.replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
                         e.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
                     );
-                    Lower::new(&cx, mode).executor().map(|(body, _)| {
+                    Lower::new(&cx, mode).executor().map_err(|e| e.detail).map(|(body, _)| {
                         quote! {
                             pub fn #f(w: &mut Wave, d: &Decoded, mem: &mut dyn Memory, lds: &mut Lds) -> Result<Flow, ExecError> {
                                 #body

@@ -45,7 +45,55 @@ pub(crate) struct Ctx<'a> {
     pub ir: &'a Ir,
 }
 
-type Res<T> = Result<T, String>;
+/// What the lowering does not translate, by kind (the coverage report groups by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub enum Gap {
+    /// Values or operand parts wider than 128 bits.
+    WideValue,
+    /// An operand used in a way its forms do not allow (vector in some forms, scalar in
+    /// others; a vector operand outside a lane loop).
+    OperandShape,
+    /// A name, constant, field, variable or call the lowering does not know.
+    UnknownName,
+    /// A memory access of a width, address form or family the runtime does not take.
+    Memory,
+    /// A float where an integer is needed (bounds, indices, addresses).
+    FloatMisuse,
+    /// An operator or conversion on a type the lowering does not take.
+    Operation,
+    /// A statement or assignment form the lowering does not take.
+    Construct,
+    /// A helper without a runtime implementation.
+    Helper,
+}
+
+impl Gap {
+    pub fn name(self) -> &'static str {
+        match self {
+            Gap::WideValue => "values wider than 128 bits",
+            Gap::OperandShape => "operand shape",
+            Gap::UnknownName => "unknown name",
+            Gap::Memory => "memory access",
+            Gap::FloatMisuse => "float used as an integer",
+            Gap::Operation => "operation on a type",
+            Gap::Construct => "statement form",
+            Gap::Helper => "helper without implementation",
+        }
+    }
+
+    fn because(self, detail: String) -> Unlowerable {
+        Unlowerable { kind: self, detail }
+    }
+}
+
+/// Why a body cannot be lowered: the kind and the detail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unlowerable {
+    pub kind: Gap,
+    pub detail: String,
+}
+
+type Res<T> = Result<T, Unlowerable>;
 
 /// The Rust representation of a value type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +116,9 @@ fn container(width: u32) -> Res<u32> {
         33..=64 => 64,
         65..=128 => 128,
         _ => {
-            return Err(format!(
+            return Err(Gap::WideValue.because(format!(
                 "values of {width} bits (wider than 128) are not supported"
-            ))
+            )))
         }
     })
 }
@@ -548,10 +596,10 @@ impl<'a> Lower<'a> {
         let size = quote!((b.sizes[rt::role::#rid] as u32));
         if u.wide {
             if vector || !is_output(role) {
-                return Err(format!(
+                return Err(Gap::WideValue.because(format!(
                     "{} is wider than 128 bits and not a scalar destination",
                     role.ident()
-                ));
+                )));
             }
             let ow = format_ident!("o_{}_w", role.ident().to_ascii_lowercase());
             let init = if needs_old {
@@ -617,10 +665,10 @@ impl<'a> Lower<'a> {
             return Ok(());
         }
         if vector {
-            return Err(format!(
+            return Err(Gap::OperandShape.because(format!(
                 "writes the vector operand {} outside a lane loop",
                 role.ident()
-            ));
+            )));
         }
         // A scalar destination: one value for the wave.
         let init = if needs_old {
@@ -666,10 +714,10 @@ impl<'a> Lower<'a> {
             match seen {
                 None => seen = Some(v),
                 Some(s) if s != v => {
-                    return Err(format!(
+                    return Err(Gap::OperandShape.because(format!(
                         "{} is a vector register in some forms and scalar in others",
                         role.ident()
-                    ))
+                    )))
                 }
                 _ => {}
             }
@@ -709,8 +757,10 @@ impl<'a> Lower<'a> {
                 let v = if *op == AssignOp::Set {
                     self.expr(value)?
                 } else {
-                    let cur = place_expr(place)
-                        .ok_or_else(|| "a compound assignment to this kind of place".to_string())?;
+                    let cur = place_expr(place).ok_or_else(|| {
+                        Gap::Construct
+                            .because("a compound assignment to this kind of place".to_string())
+                    })?;
                     let bop = compound_op(*op);
                     let e = Expr::new(
                         place.ty,
@@ -729,10 +779,9 @@ impl<'a> Lower<'a> {
                 quote!({ let v__: u128 = #bits; #store })
             }
             Stmt::Declare { local, .. } => {
-                let (ty, len) = *self
-                    .locals
-                    .get(local)
-                    .ok_or_else(|| format!("declared variable `{local}` has no type"))?;
+                let (ty, len) = *self.locals.get(local).ok_or_else(|| {
+                    Gap::UnknownName.because(format!("declared variable `{local}` has no type"))
+                })?;
                 let name = local_ident(local);
                 let zero = zero_of(ty)?;
                 match len {
@@ -771,10 +820,9 @@ impl<'a> Lower<'a> {
                 body,
                 ..
             } => {
-                let (ty, _) = *self
-                    .locals
-                    .get(var)
-                    .ok_or_else(|| format!("loop counter `{var}` has no type"))?;
+                let (ty, _) = *self.locals.get(var).ok_or_else(|| {
+                    Gap::UnknownName.because(format!("loop counter `{var}` has no type"))
+                })?;
                 let from = self.as_i128(from)?;
                 let to = self.as_i128(to)?;
                 self.depth += 1;
@@ -812,9 +860,9 @@ impl<'a> Lower<'a> {
             }
             Stmt::Return { value, .. } => {
                 if self.in_lambda {
-                    let v = value
-                        .as_ref()
-                        .ok_or_else(|| "a lambda returns no value".to_string())?;
+                    let v = value.as_ref().ok_or_else(|| {
+                        Gap::Construct.because("a lambda returns no value".to_string())
+                    })?;
                     let v = self.expr(v)?;
                     quote!(return Ok(#v);)
                 } else {
@@ -833,13 +881,16 @@ impl<'a> Lower<'a> {
                     let _ = args;
                     quote!()
                 }
-                other => return Err(format!("the statement call `{other}(...)` is not modelled")),
+                other => {
+                    return Err(Gap::UnknownName
+                        .because(format!("the statement call `{other}(...)` is not modelled")))
+                }
             },
             Stmt::Note { span, .. } => {
-                return Err(format!(
+                return Err(Gap::Construct.because(format!(
                     "a step AMD states only in English (at byte {} of the entry)",
                     span.start
-                ))
+                )))
             }
         })
     }
@@ -871,7 +922,7 @@ impl<'a> Lower<'a> {
         let v = self.expr(e)?;
         Ok(match rt_of(e.ty)? {
             Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as i128)),
-            _ => return Err("a float loop bound".into()),
+            _ => return Err(Gap::FloatMisuse.because("a float loop bound".into())),
         })
     }
 
@@ -881,7 +932,11 @@ impl<'a> Lower<'a> {
         Ok(match rt_of(e.ty)? {
             Rt::Bool | Rt::U(_) => quote!(((#v) as u128)),
             Rt::I(_) => quote!(rt::amount_i((#v) as i128)),
-            _ => return Err("a float used as a bit index or shift amount".into()),
+            _ => {
+                return Err(
+                    Gap::FloatMisuse.because("a float used as a bit index or shift amount".into())
+                )
+            }
         })
     }
 
@@ -889,7 +944,7 @@ impl<'a> Lower<'a> {
         let v = self.expr(e)?;
         Ok(match rt_of(e.ty)? {
             Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as i128)),
-            _ => return Err("a float array index".into()),
+            _ => return Err(Gap::FloatMisuse.because("a float array index".into())),
         })
     }
 
@@ -936,7 +991,11 @@ impl<'a> Lower<'a> {
         let v = self.expr(e)?;
         Ok(match rt_of(e.ty)? {
             Rt::Bool | Rt::U(_) | Rt::I(_) => quote!(((#v) as u64)),
-            _ => return Err("a float used as an address or register number".into()),
+            _ => {
+                return Err(
+                    Gap::Memory.because("a float used as an address or register number".into())
+                )
+            }
         })
     }
 
@@ -946,23 +1005,25 @@ impl<'a> Lower<'a> {
         let wl = u32_lit(w);
         Ok(match &place.kind {
             PlaceKind::Local(n) => {
-                let (ty, len) = *self
-                    .locals
-                    .get(n)
-                    .ok_or_else(|| format!("assignment to unknown variable `{n}`"))?;
+                let (ty, len) = *self.locals.get(n).ok_or_else(|| {
+                    Gap::UnknownName.because(format!("assignment to unknown variable `{n}`"))
+                })?;
                 if len.is_some() {
-                    return Err(format!("assignment to the whole array `{n}`"));
+                    return Err(
+                        Gap::Construct.because(format!("assignment to the whole array `{n}`"))
+                    );
                 }
                 let name = local_ident(n);
                 let v = from_bits(bits, ty)?;
                 quote!(#name = #v;)
             }
             PlaceKind::Element { array, index } => {
-                let (ty, len) = *self
-                    .locals
-                    .get(array)
-                    .ok_or_else(|| format!("assignment to unknown array `{array}`"))?;
-                let len = len.ok_or_else(|| format!("`{array}` is not an array"))? as usize;
+                let (ty, len) = *self.locals.get(array).ok_or_else(|| {
+                    Gap::UnknownName.because(format!("assignment to unknown array `{array}`"))
+                })?;
+                let len = len
+                    .ok_or_else(|| Gap::UnknownName.because(format!("`{array}` is not an array")))?
+                    as usize;
                 let i = self.index_of(index)?;
                 let name = local_ident(array);
                 let v = from_bits(bits, ty)?;
@@ -1024,7 +1085,7 @@ impl<'a> Lower<'a> {
             }
             PlaceKind::Mem { space, addr } => {
                 if !w.is_multiple_of(8) || w > 128 {
-                    return Err(format!("a memory write of {w} bits"));
+                    return Err(Gap::Memory.because(format!("a memory write of {w} bits")));
                 }
                 let bytes = u32_lit(w / 8);
                 let a = self.address(addr)?;
@@ -1054,13 +1115,19 @@ impl<'a> Lower<'a> {
                     "TTMP" => {
                         quote!({ let i__ = rt::index(#i, 16)?; w.ttmp[i__] = (#bits) as u32; })
                     }
-                    other => return Err(format!("writing `{other}[...]` is not modelled")),
+                    other => {
+                        return Err(Gap::UnknownName
+                            .because(format!("writing `{other}[...]` is not modelled")))
+                    }
                 }
             }
             PlaceKind::Field { base, name } => {
                 let owner = match &base.kind {
                     PlaceKind::Reg(n) => n.as_str(),
-                    _ => return Err(format!("writing the field `.{name}` of this place")),
+                    _ => {
+                        return Err(Gap::UnknownName
+                            .because(format!("writing the field `.{name}` of this place")))
+                    }
                 };
                 match owner {
                     "MODE" | "WAVE_MODE" => {
@@ -1075,7 +1142,10 @@ impl<'a> Lower<'a> {
                         let n = name.as_str();
                         quote!(rt::set_status_field(w, #n, (#bits) as u32)?;)
                     }
-                    other => return Err(format!("writing `{other}.{name}` is not modelled")),
+                    other => {
+                        return Err(Gap::UnknownName
+                            .because(format!("writing `{other}.{name}` is not modelled")))
+                    }
                 }
             }
         })
@@ -1093,8 +1163,9 @@ impl<'a> Lower<'a> {
         if let PlaceKind::Reg(n) = &base.kind {
             self.mark_partial(n);
         }
-        let cur =
-            place_expr(base).ok_or_else(|| "a partial write of this kind of place".to_string())?;
+        let cur = place_expr(base).ok_or_else(|| {
+            Gap::Construct.because("a partial write of this kind of place".to_string())
+        })?;
         let cur = self.expr(&cur)?;
         let cur = to_bits(cur, base.ty)?;
         let inner = self.store(base, quote!(n__))?;
@@ -1143,11 +1214,14 @@ impl<'a> Lower<'a> {
             x = expr;
         }
         let ExprKind::Int(v) = x.kind else {
-            return Err("a variable part of an operand wider than 128 bits".into());
+            return Err(
+                Gap::WideValue.because("a variable part of an operand wider than 128 bits".into())
+            );
         };
         let (k, off) = ((v / 32) as usize, (v % 32) as u32);
         if k >= 16 || off + width > 32 {
-            return Err("a part of an operand wider than 128 bits that crosses a dword".into());
+            return Err(Gap::WideValue
+                .because("a part of an operand wider than 128 bits that crosses a dword".into()));
         }
         Ok((k, off))
     }
@@ -1173,7 +1247,9 @@ impl<'a> Lower<'a> {
         let (k, off) = Self::wide_index(lo, width)?;
         if !self.known_written.contains(&role) && !self.roles.get(&role).is_some_and(|u| u.written)
         {
-            return Err("reads part of an input operand wider than 128 bits".into());
+            return Err(
+                Gap::WideValue.because("reads part of an input operand wider than 128 bits".into())
+            );
         }
         let u = self.roles.entry(role).or_default();
         u.wide = true;
@@ -1235,7 +1311,7 @@ impl<'a> Lower<'a> {
         match self.name_ref_opt(n) {
             Some(NameRef::Role(_)) | Some(NameRef::Vdata) => {
                 if self.in_lambda {
-                    return Err("a lambda writes an operand".into());
+                    return Err(Gap::OperandShape.because("a lambda writes an operand".into()));
                 }
                 let role = match self.name_ref_opt(n) {
                     Some(NameRef::Role(r)) => r,
@@ -1243,9 +1319,9 @@ impl<'a> Lower<'a> {
                 };
                 if self.wide_role(n, w, true).is_some() {
                     // Such operands exist only as dword arrays (see `store_wide`).
-                    return Err(format!(
+                    return Err(Gap::WideValue.because(format!(
                         "a write of all of `{n}`, an operand wider than 128 bits"
-                    ));
+                    )));
                 }
                 let depth = self.depth;
                 let u = self.roles.entry(role).or_default();
@@ -1271,10 +1347,12 @@ impl<'a> Lower<'a> {
                 Ok(quote!(#o = rt::set_bits(#o, 0, #wl, #bits);))
             }
             Some(NameRef::Wave) => self.store_wave(n, ty, bits),
-            Some(NameRef::MemAddr) | Some(NameRef::Field(_)) | Some(NameRef::DsOffset) => Err(
-                format!("the pseudocode writes `{n}`, which is an address or field here"),
-            ),
-            None => Err(format!("writing `{n}` is not modelled")),
+            Some(NameRef::MemAddr) | Some(NameRef::Field(_)) | Some(NameRef::DsOffset) => {
+                Err(Gap::Construct.because(format!(
+                    "the pseudocode writes `{n}`, which is an address or field here"
+                )))
+            }
+            None => Err(Gap::UnknownName.because(format!("writing `{n}` is not modelled"))),
         }
     }
 
@@ -1309,7 +1387,9 @@ impl<'a> Lower<'a> {
                 self.pc.1 = true;
                 quote!({ pc = (#bits) as u64; jump = true; })
             }
-            other => return Err(format!("writing `{other}` is not modelled")),
+            other => {
+                return Err(Gap::UnknownName.because(format!("writing `{other}` is not modelled")))
+            }
         })
     }
 
@@ -1331,7 +1411,7 @@ impl<'a> Lower<'a> {
             ExprKind::Const(name) => self.constant(name, ty)?,
             ExprKind::Local(n) => {
                 if !self.locals.contains_key(n) {
-                    return Err(format!("unknown variable `{n}`"));
+                    return Err(Gap::UnknownName.because(format!("unknown variable `{n}`")));
                 }
                 let name = local_ident(n);
                 quote!(#name)
@@ -1340,8 +1420,10 @@ impl<'a> Lower<'a> {
                 let (_, len) = *self
                     .locals
                     .get(array)
-                    .ok_or_else(|| format!("unknown array `{array}`"))?;
-                let len = len.ok_or_else(|| format!("`{array}` is not an array"))? as usize;
+                    .ok_or_else(|| Gap::UnknownName.because(format!("unknown array `{array}`")))?;
+                let len = len
+                    .ok_or_else(|| Gap::UnknownName.because(format!("`{array}` is not an array")))?
+                    as usize;
                 let i = self.index_of(index)?;
                 let name = local_ident(array);
                 quote!((#name[rt::index(#i, #len)?]))
@@ -1354,14 +1436,17 @@ impl<'a> Lower<'a> {
                         quote!((rt::hw_reg_read(w, (#i) as u64)? as u128))
                     }
                     "TTMP" => quote!((w.ttmp[rt::index(#i, 16)?] as u128)),
-                    other => return Err(format!("reading `{other}[...]` is not modelled")),
+                    other => {
+                        return Err(Gap::UnknownName
+                            .because(format!("reading `{other}[...]` is not modelled")))
+                    }
                 };
                 from_bits(v, ty)?
             }
             ExprKind::Mem { space, addr } => {
                 let w = ty.width;
                 if !w.is_multiple_of(8) || w > 128 {
-                    return Err(format!("a memory read of {w} bits"));
+                    return Err(Gap::Memory.because(format!("a memory read of {w} bits")));
                 }
                 let bytes = u32_lit(w / 8);
                 let a = self.address(addr)?;
@@ -1445,7 +1530,7 @@ impl<'a> Lower<'a> {
             ExprKind::Concat(parts) => {
                 let total: u32 = parts.iter().map(|p| p.ty.width).sum();
                 if total > 128 {
-                    return Err(format!("a concatenation of {total} bits"));
+                    return Err(Gap::Operation.because(format!("a concatenation of {total} bits")));
                 }
                 let mut acc = quote!(0u128);
                 for p in parts {
@@ -1499,7 +1584,7 @@ impl<'a> Lower<'a> {
                 quote!(rt::fconst::<#t>(#l))
             }
             Rt::U(_) | Rt::I(_) if !ty.is_float() => int_lit(v as i128, rt_of(ty)?),
-            _ => return Err(format!("a float literal of type {ty}")),
+            _ => return Err(Gap::FloatMisuse.because(format!("a float literal of type {ty}"))),
         })
     }
 
@@ -1507,7 +1592,9 @@ impl<'a> Lower<'a> {
         Ok(match name {
             "laneId" | "laneID" | "threadId" | "ThreadPosition" => {
                 if !self.lane_mode() {
-                    return Err("`laneId` outside a per-lane body".into());
+                    return Err(
+                        Gap::OperandShape.because("`laneId` outside a per-lane body".into())
+                    );
                 }
                 let v = quote!((lane as u128));
                 from_bits(v, ty)?
@@ -1519,7 +1606,8 @@ impl<'a> Lower<'a> {
                 quote!(rt::float_const::<#t>(#name)?)
             }
             "DENORM" => {
-                return Err("`DENORM` stands for \"is denormal\", not a value".into());
+                return Err(Gap::UnknownName
+                    .because("`DENORM` stands for \"is denormal\", not a value".into()));
             }
             "MAX_FLOAT_F32" => from_bits(u128_lit(0x7f7f_ffff), ty)?,
             "ROUND_TOWARD_ZERO" => from_bits(u128_lit(0xf), ty)?,
@@ -1542,10 +1630,14 @@ impl<'a> Lower<'a> {
                     .strip_prefix("S_LSHL")
                     .and_then(|r| r.split('_').next())
                     .and_then(|d| d.parse().ok())
-                    .ok_or_else(|| format!("`N` in {}", self.cx.name))?;
+                    .ok_or_else(|| Gap::UnknownName.because(format!("`N` in {}", self.cx.name)))?;
                 from_bits(u128_lit(n as u128), ty)?
             }
-            other => return Err(format!("the constant `{other}` is not modelled")),
+            other => {
+                return Err(
+                    Gap::UnknownName.because(format!("the constant `{other}` is not modelled"))
+                )
+            }
         })
     }
 
@@ -1565,7 +1657,11 @@ impl<'a> Lower<'a> {
             (Space::Mem, Family::Global | Family::Buffer | Family::Smem) => {
                 quote!(rt::Space::Global)
             }
-            (Space::Mem, f) => return Err(format!("memory access in a {} instruction", f.name())),
+            (Space::Mem, f) => {
+                return Err(
+                    Gap::Memory.because(format!("memory access in a {} instruction", f.name()))
+                )
+            }
         })
     }
 
@@ -1605,16 +1701,16 @@ impl<'a> Lower<'a> {
             }
             Some(NameRef::DsOffset) => return from_bits(quote!((rt::ds_offset(d, b) as u128)), ty),
             Some(NameRef::Wave) => return self.read_wave(n, ty),
-            None => return Err(format!("the name `{n}` is not modelled")),
+            None => return Err(Gap::UnknownName.because(format!("the name `{n}` is not modelled"))),
         };
         if self.in_lambda {
-            return Err("a lambda reads an operand".into());
+            return Err(Gap::OperandShape.because("a lambda reads an operand".into()));
         }
         if self.wide_role(n, w, false).is_some() {
             // Such operands exist only as dword arrays (see `read_wide`).
-            return Err(format!(
+            return Err(Gap::WideValue.because(format!(
                 "a read of all of `{n}`, an operand wider than 128 bits"
-            ));
+            )));
         }
         let rid = format_ident!("{}", r.ident());
         self.roles.entry(r).or_default().reads.insert(w);
@@ -1675,10 +1771,15 @@ impl<'a> Lower<'a> {
             Family::Flat => quote!(Flat),
             Family::Scratch => quote!(Scratch),
             Family::Buffer => quote!(Buffer),
-            f => return Err(format!("a computed address in a {} instruction", f.name())),
+            f => {
+                return Err(Gap::Memory
+                    .because(format!("a computed address in a {} instruction", f.name())))
+            }
         };
         if !self.lane_mode() {
-            return Err("a vector memory address outside a per-lane body".into());
+            return Err(
+                Gap::OperandShape.because("a vector memory address outside a per-lane body".into())
+            );
         }
         // The lanes' addresses are computed once, before the lane loop.
         self.lane_addrs = Some(kind);
@@ -1719,7 +1820,9 @@ impl<'a> Lower<'a> {
                 self.pc.0 = true;
                 quote!((pc as u128))
             }
-            other => return Err(format!("reading `{other}` is not modelled")),
+            other => {
+                return Err(Gap::UnknownName.because(format!("reading `{other}` is not modelled")))
+            }
         };
         from_bits(bits, ty)
     }
@@ -1727,7 +1830,7 @@ impl<'a> Lower<'a> {
     fn field(&mut self, base: &Expr, name: &str, ty: Ty) -> Res<TokenStream> {
         let owner = match &base.kind {
             ExprKind::Reg(n) => n.as_str(),
-            _ => return Err(format!("the field `.{name}` of this value")),
+            _ => return Err(Gap::UnknownName.because(format!("the field `.{name}` of this value"))),
         };
         let v = match (owner, name) {
             ("MODE" | "WAVE_MODE", f) => quote!((rt::mode_field(w, #f)? as u128)),
@@ -1739,7 +1842,9 @@ impl<'a> Lower<'a> {
                 let r = self.reg_number(&e)?;
                 quote!((#r as u128))
             }
-            (o, f) => return Err(format!("the field `{o}.{f}` is not modelled")),
+            (o, f) => {
+                return Err(Gap::UnknownName.because(format!("the field `{o}.{f}` is not modelled")))
+            }
         };
         from_bits(v, ty)
     }
@@ -1755,16 +1860,16 @@ impl<'a> Lower<'a> {
             return from_bits(b, to);
         }
         if is_small_float(from) || is_small_float(to) {
-            return Err(format!(
+            return Err(Gap::Helper.because(format!(
                 "a numeric conversion from {from} to {to} (AMD's text names a helper elsewhere)"
-            ));
+            )));
         }
         let (rf, rto) = (rt_of(from)?, rt_of(to)?);
         let t = rt_tokens(rto);
         if is_small_float(to) {
-            return Err(format!(
+            return Err(Gap::Helper.because(format!(
                 "a numeric conversion to {to} (use a conversion helper)"
-            ));
+            )));
         }
         Ok(match (rf, rto) {
             (Rt::Bool, Rt::U(_) | Rt::I(_)) => quote!(((#x) as #t)),
@@ -1789,7 +1894,11 @@ impl<'a> Lower<'a> {
                 let e = env(to)?;
                 quote!(fl::cast::<_, #t>(#e, #x))
             }
-            _ => return Err(format!("a numeric conversion from {from} to {to}")),
+            _ => {
+                return Err(
+                    Gap::Operation.because(format!("a numeric conversion from {from} to {to}"))
+                )
+            }
         })
     }
 
@@ -1807,7 +1916,11 @@ impl<'a> Lower<'a> {
             }
             (UnOp::BitNot, Rt::U(_) | Rt::I(_)) => norm(quote!((!#x)), ty)?,
             (UnOp::BitNot, Rt::Bool) => quote!((!#x)),
-            (op, _) => return Err(format!("the operator `{}` on {ty}", op.symbol())),
+            (op, _) => {
+                return Err(
+                    Gap::Operation.because(format!("the operator `{}` on {ty}", op.symbol()))
+                )
+            }
         })
     }
 
@@ -1823,7 +1936,7 @@ impl<'a> Lower<'a> {
         let ot = lhs.ty;
         let ort = rt_of(ot)?;
         if ot.is_float() && is_small_float(ot) {
-            return Err(format!("arithmetic on {ot}"));
+            return Err(Gap::Operation.because(format!("arithmetic on {ot}")));
         }
         let is_f = matches!(ort, Rt::F(_) | Rt::Bf16);
         Ok(match op {
@@ -1905,7 +2018,11 @@ impl<'a> Lower<'a> {
                 };
                 norm(quote!((#f((#a) as i128, (#b) as i128)? as #t)), ty)?
             }
-            _ => return Err(format!("the operator `{}` on {ot}", op.symbol())),
+            _ => {
+                return Err(
+                    Gap::Operation.because(format!("the operator `{}` on {ot}", op.symbol()))
+                )
+            }
         })
     }
 
@@ -1929,7 +2046,7 @@ impl<'a> Lower<'a> {
             }
             (BinOp::Shr, Rt::U(_)) => quote!((rt::shr((#a) as u128, #n, #wl) as #t)),
             (BinOp::Shr, Rt::I(_)) => quote!((rt::sar((#a) as i128, #n) as #t)),
-            _ => return Err(format!("a shift of {ty}")),
+            _ => return Err(Gap::Operation.because(format!("a shift of {ty}"))),
         })
     }
 
@@ -1956,7 +2073,7 @@ impl<'a> Lower<'a> {
                 };
                 norm(quote!((rt::pow_u((#a) as u128, #n) as #t)), ty)?
             }
-            _ => return Err(format!("`**` on {ty}")),
+            _ => return Err(Gap::Operation.because(format!("`**` on {ty}"))),
         })
     }
 
@@ -1990,14 +2107,19 @@ impl<'a> Lower<'a> {
                     [a, o0, o1] => {
                         quote!(((#a) as u32).wrapping_add(((#o1) as u32 & 0xff) << 8 | ((#o0) as u32 & 0xff)))
                     }
-                    _ => return Err("CalcDsAddr with more than three arguments".into()),
+                    _ => {
+                        return Err(
+                            Gap::Memory.because("CalcDsAddr with more than three arguments".into())
+                        )
+                    }
                 };
                 return from_bits(quote!((#sum as u128)), ty);
             }
             _ => {}
         }
-        let h = helper(func)
-            .ok_or_else(|| format!("the helper `{func}` has no runtime implementation"))?;
+        let h = helper(func).ok_or_else(|| {
+            Gap::Helper.because(format!("the helper `{func}` has no runtime implementation"))
+        })?;
         let mut a = Vec::new();
         let first = args.first().map(|x| x.ty);
         for (k, x) in args.iter().enumerate() {
@@ -2030,12 +2152,9 @@ impl<'a> Lower<'a> {
         if self.lambdas.get(k).is_some_and(|l| l.is_some()) {
             return Ok(());
         }
-        let inst: &LambdaInstance = self
-            .cx
-            .ir
-            .lambdas
-            .get(k)
-            .ok_or_else(|| format!("lambda instance {k} does not exist"))?;
+        let inst: &LambdaInstance = self.cx.ir.lambdas.get(k).ok_or_else(|| {
+            Gap::UnknownName.because(format!("lambda instance {k} does not exist"))
+        })?;
         let mut sub = Lower::new(self.cx, self.mode);
         sub.in_lambda = true;
         for p in inst.params.iter().chain(&inst.locals) {

@@ -64,6 +64,36 @@ impl Status {
     }
 }
 
+/// Why an instruction has no executor, by kind: the coverage report groups by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum UnsupportedKind {
+    /// No form of the instruction decodes, or its forms mix scalar and vector families.
+    Forms,
+    /// Hardware or a mode the emulator does not model (images, GWS, traps, exports, ...).
+    NotModelled,
+    /// No pseudocode applies: none for the generation, or AMD gives prose.
+    NoPseudocode,
+    /// The pseudocode does not parse or type-check.
+    Pseudocode,
+    /// The lowering does not translate a construct of the pseudocode.
+    Lowering(lower::Gap),
+    /// The matrix model does not take the instruction's shape or types.
+    Matrix,
+}
+
+impl UnsupportedKind {
+    pub fn name(self) -> String {
+        match self {
+            UnsupportedKind::Forms => "forms".into(),
+            UnsupportedKind::NotModelled => "not modelled".into(),
+            UnsupportedKind::NoPseudocode => "no pseudocode".into(),
+            UnsupportedKind::Pseudocode => "pseudocode does not parse or type-check".into(),
+            UnsupportedKind::Lowering(g) => format!("lowering: {}", g.name()),
+            UnsupportedKind::Matrix => "matrix shape".into(),
+        }
+    }
+}
+
 /// One instruction's line of the coverage report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Coverage {
@@ -72,6 +102,8 @@ pub struct Coverage {
     /// See the runtime's `CoverageEntry::provenance`.
     pub provenance: String,
     pub reason: String,
+    /// For an unsupported instruction, the kind of its reason.
+    pub kind: Option<UnsupportedKind>,
     /// The encoding families of its forms.
     pub families: Vec<String>,
     /// Forms that cannot run although the instruction can (with why).
@@ -126,6 +158,19 @@ impl ExecReport {
             .filter(|e| e.status == Status::Unsupported)
         {
             *m.entry(reason_group(&e.reason)).or_default() += 1;
+        }
+        let mut v: Vec<_> = m.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// Unsupported instructions per kind of reason (most frequent first).
+    pub fn unsupported_by_kind(&self) -> Vec<(UnsupportedKind, usize)> {
+        let mut m: std::collections::BTreeMap<UnsupportedKind, usize> = Default::default();
+        for e in &self.entries {
+            if let Some(k) = e.kind {
+                *m.entry(k).or_default() += 1;
+            }
         }
         let mut v: Vec<_> = m.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -247,7 +292,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             );
         }
         let ins_forms: Vec<FormBinding> = form_ix.iter().map(|&k| bindings[k].clone()).collect();
-        let (plan, status, provenance, mut reason) = plan(
+        let (plan, status, provenance, mut reason, kind) = plan(
             ins,
             found,
             &families,
@@ -320,6 +365,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             status,
             provenance,
             reason,
+            kind,
             families: families.iter().map(|f| f.name().to_string()).collect(),
             unsupported_forms,
         });
@@ -415,8 +461,8 @@ enum Found {
     },
     /// A matrix instruction with its shape.
     Matrix(matrix::MatrixShape),
-    /// Unsupported before any lowering: (provenance, reason).
-    Unsupported(String, String),
+    /// Unsupported before any lowering: (provenance, reason, kind).
+    Unsupported(String, String, UnsupportedKind),
 }
 
 /// Finds the semantics of one instruction (see [`source`] for the order).
@@ -428,38 +474,47 @@ fn find_semantics(
     no_forms: bool,
     sem: &Semantics,
 ) -> Found {
-    let unsupported = |why: String| Found::Unsupported(String::new(), why);
+    use UnsupportedKind as K;
+    let unsupported = |kind: K, why: String| Found::Unsupported(String::new(), why, kind);
     if no_forms {
-        return unsupported("no form of the instruction can be decoded".into());
+        return unsupported(K::Forms, "no form of the instruction can be decoded".into());
     }
     if matrix::is_matrix(&ins.name) {
         return match matrix::shape(ins, generation) {
             Ok(s) => Found::Matrix(s),
-            Err(why) => unsupported(why),
+            Err(why) => unsupported(K::Matrix, why),
         };
     }
     if let Some(b) = builtin::builtin(&ins.name) {
         let gfx9 = gfx9_line(generation);
         return match b {
-            Builtin::Unsupported(r) => unsupported(r.to_string()),
+            Builtin::Unsupported(r) => unsupported(K::NotModelled, r.to_string()),
             Builtin::RustMem { .. } if !gfx9 => unsupported(
+                K::NotModelled,
                 "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled"
                     .into(),
             ),
             Builtin::RustLds { .. } if !gfx9 => unsupported(
+                K::NotModelled,
                 "its LDS model (M0 as the LDS address) is the GFX9 line's (CDNA 1 to 4); not modelled here".into(),
             ),
             b => Found::Builtin(b),
         };
     }
     if let Some(why) = families.iter().find_map(|f| f.unmodelled()) {
-        return unsupported(why.to_string());
+        return unsupported(K::NotModelled, why.to_string());
     }
     if families.iter().any(|f| f.is_scalar()) && families.iter().any(|f| !f.is_scalar()) {
-        return unsupported("forms in both scalar and vector encoding families".into());
+        return unsupported(
+            K::Forms,
+            "forms in both scalar and vector encoding families".into(),
+        );
     }
     let Some(g) = generation else {
-        return unsupported("the spec's generation is not known, so no pseudocode applies".into());
+        return unsupported(
+            K::NoPseudocode,
+            "the spec's generation is not known, so no pseudocode applies".into(),
+        );
     };
     // AMD renames instructions between generations (S_ADD_U32 became S_ADD_CO_U32): the
     // spec's aliases are looked up after the name.
@@ -468,7 +523,7 @@ fn find_semantics(
         .collect();
     if let Some(o) = sem.override_for(g, &ins.name) {
         if !o.executable {
-            return unsupported(o.reason.clone());
+            return unsupported(K::NotModelled, o.reason.clone());
         }
         return Found::Entry {
             entry: Box::new(crate::pcode::corpus::classify(&o.raw, Some(g))),
@@ -499,7 +554,7 @@ fn find_semantics(
                         source::signature(theirs_spec, theirs),
                     ) {
                         if let Some(diff) = source::signature_difference(&a, &b) {
-                            return unsupported(format!(
+                            return unsupported(K::NoPseudocode, format!(
                                 "operand signature differs from {}'s, so its pseudocode is not borrowed: {diff}",
                                 src.name()
                             ));
@@ -540,14 +595,17 @@ fn find_semantics(
             note: String::new(),
         };
     }
-    unsupported(if sem.amd.is_empty() {
-        "no pseudocode: AMD's is absent and the project's fixture pseudocode has no entry"
-            .to_string()
-    } else {
-        let mut gens = vec![g.name()];
-        gens.extend(source::borrow_sources(g).iter().map(|s| s.name()));
-        format!("no pseudocode entry in {}", gens.join(" or "))
-    })
+    unsupported(
+        K::NoPseudocode,
+        if sem.amd.is_empty() {
+            "no pseudocode: AMD's is absent and the project's fixture pseudocode has no entry"
+                .to_string()
+        } else {
+            let mut gens = vec![g.name()];
+            gens.extend(source::borrow_sources(g).iter().map(|s| s.name()));
+            format!("no pseudocode entry in {}", gens.join(" or "))
+        },
+    )
 }
 
 /// CDNA 1 to 4: the GFX9 line's buffer resource, formats and LDS-direct loads.
@@ -568,15 +626,18 @@ fn plan(
     ins_forms: &[FormBinding],
     form_ix: &[usize],
     form_unsupported: &mut [Option<String>],
-) -> (Plan, Status, String, String) {
+) -> (Plan, Status, String, String, Option<UnsupportedKind>) {
     let (entry, status, provenance, note) = match found {
-        Found::Unsupported(p, why) => return (Plan::Unsupported, Status::Unsupported, p, why),
+        Found::Unsupported(p, why, kind) => {
+            return (Plan::Unsupported, Status::Unsupported, p, why, Some(kind))
+        }
         Found::Matrix(s) => {
             return (
                 Plan::Matrix(s.body()),
                 Status::Override,
                 "matrix model".into(),
                 s.describe(),
+                None,
             )
         }
         Found::Builtin(b) => {
@@ -588,6 +649,7 @@ fn plan(
                     Status::Override,
                     "hand-written".into(),
                     reason.into(),
+                    None,
                 ),
                 Builtin::EndProgram(r)
                 | Builtin::Barrier(r)
@@ -598,18 +660,21 @@ fn plan(
                     Status::Builtin,
                     "builtin".into(),
                     r.into(),
+                    None,
                 ),
                 Builtin::Halt { reason, .. } => (
                     Plan::Builtin(b),
                     Status::Builtin,
                     "builtin".into(),
                     reason.into(),
+                    None,
                 ),
                 Builtin::Unsupported(r) => (
                     Plan::Unsupported,
                     Status::Unsupported,
                     String::new(),
                     r.into(),
+                    Some(UnsupportedKind::NotModelled),
                 ),
             }
         }
@@ -620,12 +685,13 @@ fn plan(
             note,
         } => (entry, status, provenance, note),
     };
-    let fail = |why: String| {
+    let fail = |kind: UnsupportedKind, why: String| {
         (
             Plan::Unsupported,
             Status::Unsupported,
             provenance.clone(),
             why,
+            Some(kind),
         )
     };
     let ir = match &entry.class {
@@ -635,13 +701,22 @@ fn plan(
                 .first()
                 .map(|e| format!("{} ({})", e.code, e.message))
                 .unwrap_or_default();
-            return fail(format!("the pseudocode does not type-check: {first}"));
+            return fail(
+                UnsupportedKind::Pseudocode,
+                format!("the pseudocode does not type-check: {first}"),
+            );
         }
         Class::Prose { kind, .. } => {
-            return fail(format!("AMD gives prose, not pseudocode ({})", kind.name()));
+            return fail(
+                UnsupportedKind::NoPseudocode,
+                format!("AMD gives prose, not pseudocode ({})", kind.name()),
+            );
         }
         Class::Failed { cause, .. } => {
-            return fail(format!("the pseudocode does not parse ({})", cause.name()));
+            return fail(
+                UnsupportedKind::Pseudocode,
+                format!("the pseudocode does not parse ({})", cause.name()),
+            );
         }
     };
     // The family the body is lowered for: VOP3 among vector ALU forms (its VCC rules are
@@ -680,9 +755,9 @@ fn plan(
                     ));
                 }
             }
-            (Plan::Lowered(body), status, provenance, note)
+            (Plan::Lowered(body), status, provenance, note, None)
         }
-        Err(why) => fail(why),
+        Err(why) => fail(UnsupportedKind::Lowering(why.kind), why.detail),
     }
 }
 

@@ -44,7 +44,9 @@ fn every_fixture_instruction_has_an_executor_or_a_reason() {
                     e.instruction,
                     e.reason
                 );
+                assert_eq!(e.kind, Some(super::UnsupportedKind::NotModelled));
             } else {
+                assert_eq!(e.kind, None, "{} has an executor", e.instruction);
                 assert!(
                     !e.provenance.is_empty(),
                     "{} has no provenance",
