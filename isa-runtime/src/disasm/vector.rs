@@ -521,9 +521,11 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     let k = INLINE_NAMES.iter().position(|n| *n == name);
     match k {
         Some(k) if size == 16 && !is_float(format) => format!("0x{:x}", INLINE_F16[k]),
-        // A 64-bit operand's 1/(2*pi) is a double; packed f32 pairs and the f32 tuples of MFMA
-        // keep the f32 text.
-        Some(8) if size == 64 && !format.contains("PK") => "0.15915494309189532".to_string(),
+        // A 64-bit operand's 1/(2*pi) is a double, and so is it for the f64 tuples of MFMA
+        // (`FMT_NUM_PK4_F64`); packed f32 pairs and the f32 tuples of MFMA keep the f32 text.
+        Some(8) if (size == 64 && !format.contains("PK")) || format.ends_with("_F64") => {
+            "0.15915494309189532".to_string()
+        }
         _ => name.to_string(),
     }
 }
@@ -1455,7 +1457,10 @@ mod synthetic_tests {
         // form carries no opcode here, so only the operand and modifier fields are compared.
         let fields = |t: &str| {
             let ins = crate::assemble_instruction(&CDNA, t).unwrap_or_else(|e| panic!("{t}: {e}"));
-            ["VDST", "SRC0", "SRC1", "SRC2", "ACC", "ACC_CD", "CBSZ", "BLGP"].map(|f| ins.field(f))
+            [
+                "VDST", "SRC0", "SRC1", "SRC2", "ACC", "ACC_CD", "CBSZ", "BLGP",
+            ]
+            .map(|f| ins.field(f))
         };
         let t = "v_mfma_f32_16x16x128_f8f6f4 a[4:7], a[8:13], v[16:23], a[0:3] cbsz:2";
         let want = [4, 256 + 8, 256 + 16, 256, 1, 1, 2, 0].map(Some);
