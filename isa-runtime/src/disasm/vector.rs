@@ -1452,6 +1452,16 @@ mod synthetic_tests {
     }
 
     #[test]
+    fn f64_mfma_accumulator_prints_inv_2pi_as_a_double() {
+        // llvm-mc 22 (gfx950): `v_mfma_f64_16x16x4_f64 ..., 0.15915494309189532`; the f32
+        // tuples keep the f32 text.
+        let f64_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F64", 256);
+        assert_eq!(f64_text, "0.15915494309189532");
+        let f32_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F32", 128);
+        assert_eq!(f32_text, "0.15915494");
+    }
+
+    #[test]
     fn agpr_sources_assemble_with_their_acc_bits() {
         // The assembler sets ACC (sources A, B) and ACC_CD (destination and C) for AGPRs; the
         // form carries no opcode here, so only the operand and modifier fields are compared.
