@@ -58,20 +58,30 @@ fn is_source_code(ty: &OperandTypeInfo, width: u32) -> bool {
             .any(|r| r.prefix == "s" && r.first_value == 0)
 }
 
+/// Whether an encoding is a matrix-core one (`VOP3P_MFMA`, CDNA 4's `ENC_VOP3PX2`). AMD types
+/// their sources as VGPRs or AGPRs (the accumulator also as inline constants, the sparse
+/// index as one VGPR), and LLVM's assembler accepts exactly that; its disassembler decodes
+/// other codes leniently (a scalar tuple past s105 as `vcc`, 1024-bit SGPR tuples as 16
+/// registers), which means nothing on either side. So their sources keep to AMD's values.
+fn is_matrix_encoding(name: &str) -> bool {
+    name.contains("MFMA") || name.contains("VOP3PX2")
+}
+
 /// A random value of an operand type for an operand of `size` bits in a field of `width`
 /// bits; never a literal marker unless `literal_ok`. Register tuples start at any register,
 /// odd ones too (LLVM prints scalar ones aligned down). Source operands ([`is_source_code`])
-/// take any code of the field a quarter of the time, so the codes AMD's list leaves out are
-/// drawn as well; [`meaningful`] drops the reserved ones.
+/// take any code of the field a quarter of the time when `any_code`, so the codes AMD's list
+/// leaves out are drawn as well; [`meaningful`] drops the reserved ones.
 fn random_value(
     rng: &mut Rng,
     ty: &OperandTypeInfo,
     size: u16,
     width: u32,
     literal_ok: bool,
+    any_code: bool,
 ) -> Option<u64> {
     let count = (size as u32).div_ceil(32).max(1);
-    if is_source_code(ty, width) && rng.chance(25) {
+    if any_code && is_source_code(ty, width) && rng.chance(25) {
         return Some(rng.next_u64() & ((1u64 << width.min(63)) - 1));
     }
     let named: Vec<i64> = ty
@@ -81,9 +91,16 @@ fn random_value(
         .filter(|(_, n)| name_starts_tuple(n, count))
         .map(|v| v.0)
         .collect();
-    let use_run = !ty.runs.is_empty() && (named.is_empty() || rng.chance(70));
+    // The matrix forms' AGPRs (numbered past the field: 512 + n, 768 + n) come from their ACC
+    // bits, which are drawn as modifiers; their sources draw the runs the field holds.
+    let runs: Vec<_> = ty
+        .runs
+        .iter()
+        .filter(|r| any_code || r.first_value + (r.count as i64) <= 1i64 << width.min(62))
+        .collect();
+    let use_run = !runs.is_empty() && (named.is_empty() || rng.chance(70));
     if use_run {
-        let run = &ty.runs[rng.below(ty.runs.len() as u64) as usize];
+        let run = runs[rng.below(runs.len() as u64) as usize];
         if run.count < count {
             return None;
         }
@@ -136,6 +153,12 @@ pub struct CaseStats {
 }
 
 /// Up to `per_form` valid instances of every form of `spec`.
+///
+/// One stream of random numbers runs through the forms in order. The matrix forms
+/// ([`is_matrix_encoding`]) draw their cases from a stream of their own (seeded by the form),
+/// while the shared stream advances as their drawing did before their sources kept to AMD's
+/// values: every other form keeps the cases it had, and with them the lists of known
+/// mismatches and disagreements.
 pub fn generate(
     spec: &'static IsaSpec,
     per_form: usize,
@@ -148,31 +171,50 @@ pub fn generate(
         ..Default::default()
     };
     for form in 0..spec.forms.len() as u16 {
-        let mut made = 0;
-        for attempt in 0..per_form * 8 {
-            if made == per_form {
-                break;
-            }
-            let Some(ins) = random_instance(spec, form, &mut rng, attempt == 0) else {
-                continue;
-            };
-            let bytes = ins.encode();
-            match decode(spec, &bytes) {
-                Ok((d, _)) if d == ins && meaningful(&d) => {
-                    out.push(ins);
-                    made += 1;
-                }
-                _ => stats.rejected += 1,
-            }
-        }
-        if made > 0 {
-            stats.forms_with_cases += 1;
+        let matrix = is_matrix_encoding(spec.encoding_of(form).name);
+        let (cases, rejected) = if matrix {
+            draw_form(spec, form, per_form, &mut rng, true);
+            let mut own = Rng::new(seed ^ (form as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            draw_form(spec, form, per_form, &mut own, false)
         } else {
+            draw_form(spec, form, per_form, &mut rng, true)
+        };
+        stats.rejected += rejected;
+        if cases.is_empty() {
             stats.without_cases.push(form);
+        } else {
+            stats.forms_with_cases += 1;
         }
-        stats.cases += made;
+        stats.cases += cases.len();
+        out.extend(cases);
     }
     (out, stats)
+}
+
+/// Up to `per_form` valid instances of `form` (see [`random_instance`] for `any_code`), and
+/// how many random instances were dropped (they decoded as another form, or meant nothing).
+fn draw_form(
+    spec: &'static IsaSpec,
+    form: u16,
+    per_form: usize,
+    rng: &mut Rng,
+    any_code: bool,
+) -> (Vec<Instruction>, usize) {
+    let (mut cases, mut rejected) = (Vec::new(), 0);
+    for attempt in 0..per_form * 8 {
+        if cases.len() == per_form {
+            break;
+        }
+        let Some(ins) = random_instance_in(spec, form, rng, attempt == 0, any_code) else {
+            continue;
+        };
+        let bytes = ins.encode();
+        match decode(spec, &bytes) {
+            Ok((d, _)) if d == ins && meaningful(&d) => cases.push(ins),
+            _ => rejected += 1,
+        }
+    }
+    (cases, rejected)
 }
 
 /// Whether field `field` of encoding `encoding` holds an operand in some form: of this spec, or
@@ -330,6 +372,18 @@ pub fn random_instance(
     rng: &mut Rng,
     plain: bool,
 ) -> Option<Instruction> {
+    random_instance_in(spec, form, rng, plain, true)
+}
+
+/// [`random_instance`]; `any_code` lets source operands take any code of their field a
+/// quarter of the time (see [`random_value`]).
+fn random_instance_in(
+    spec: &'static IsaSpec,
+    form: u16,
+    rng: &mut Rng,
+    plain: bool,
+    any_code: bool,
+) -> Option<Instruction> {
     let mut ins = Instruction::new(spec, form);
     let f = &spec.forms[form as usize];
     let enc = &spec.encodings[f.encoding as usize];
@@ -353,7 +407,7 @@ pub fn random_instance(
             }
             Some(o) => match o.operand_type.map(|t| &spec.operand_types[t as usize]) {
                 Some(ty) if !ty.runs.is_empty() || !ty.values.is_empty() => {
-                    let v = random_value(rng, ty, o.size, field.width(), has_literal)?;
+                    let v = random_value(rng, ty, o.size, field.width(), has_literal, any_code)?;
                     isa_runtime::operand::agpr_field_value(ty, v)
                 }
                 // An immediate type's own layout (OPR_SIMM5's 5-bit VALUE) bounds the value

@@ -305,9 +305,13 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     } else {
         mnem_lower.as_str()
     };
+    // The alias is replaced by the mnemonic the disassembler prints: LLVM's where it differs
+    // from AMD's (`v_accvgpr_read_b32`, AMD's alias of V_ACCVGPR_READ, is LLVM's name).
+    let printed_mnemonic =
+        crate::overrides::llvm_mnemonic(spec.generation, info.name, info.mnemonic);
     let canonical_mnemonic =
-        if info.mnemonic != base && info.aliases.iter().any(|a| a.eq_ignore_ascii_case(base)) {
-            mnem_lower.replacen(base, info.mnemonic, 1)
+        if printed_mnemonic != base && info.aliases.iter().any(|a| a.eq_ignore_ascii_case(base)) {
+            mnem_lower.replacen(base, printed_mnemonic, 1)
         } else {
             written.to_string()
         };
@@ -594,6 +598,7 @@ fn initial(
             continue;
         }
         if let Ok((value, literal)) = operand_value(spec, bare, ty, info, literal_bits) {
+            let value = select_agpr_file(&mut ins, field, value);
             ins.set_field(field, value);
             if let (Some(l), Some(lf)) = (literal, literal_field) {
                 ins.set_field(lf, l);
@@ -644,6 +649,33 @@ fn initial(
         syntax::gfx9_smem_offset(spec, &mut ins, tok.text, offset_modifier);
     }
     ins
+}
+
+/// MFMA (CDNA): an AGPR where the type takes VGPRs or AGPRs is numbered past the field's
+/// range (512 + n in the 8-bit VDST, 768 + n in a 9-bit source); the field keeps the low bits
+/// and a selector bit says AGPR — ACC bit 0 or 1 for SRC0 or SRC1, ACC_CD for VDST and SRC2
+/// (what the disassembler reads). Returns the field's value; other values pass unchanged.
+fn select_agpr_file(ins: &mut Instruction, field: usize, value: u64) -> u64 {
+    let enc = ins.encoding();
+    let f = &enc.fields[field];
+    if f.can_hold(value) {
+        return value;
+    }
+    let (selector, bit) = match f.name {
+        "SRC0" => ("ACC", 0),
+        "SRC1" => ("ACC", 1),
+        "VDST" | "SRC2" => ("ACC_CD", 0),
+        _ => return value,
+    };
+    let Some(k) = enc.fields.iter().position(|x| x.name == selector) else {
+        return value;
+    };
+    let low = value & mask_of(f.width());
+    let sel = enc.fields[k].extract(ins.bits) | 1 << bit;
+    if !f.can_hold(low) || !ins.set_field(k, sel) {
+        return value;
+    }
+    low
 }
 
 /// Among the encodings that print as `target`, prefers the one LLVM writes: fields the text

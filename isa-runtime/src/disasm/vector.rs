@@ -201,13 +201,37 @@ fn dpp_controls(p: &mut Printer, shape: &Shape) {
     }
 }
 
-/// Bits of an operand as LLVM counts them: wave masks (`FMT_NUM_M64`) follow the wave size.
+/// Bits of an operand as LLVM counts them: wave masks (`FMT_NUM_M64`) follow the wave size;
+/// the F8F6F4 MFMA sources hold their format's share of the 8 registers.
 fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
+    if let Some(bits) = f8f6f4_source_bits(ins, o) {
+        return bits;
+    }
     if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
         32
     } else {
         o.info.size
     }
+}
+
+/// CDNA 4's `V_MFMA_*_F8F6F4`: CBSZ (source A) and BLGP (source B) name the format, and a
+/// block of FP6 or BF6 values (codes 2, 3) takes 6 registers, of FP4 (code 4) 4, of FP8 or BF8
+/// 8 — as LLVM prints them (it reads the reserved codes 5-7 as 8 registers too).
+fn f8f6f4_source_bits(ins: &Instruction, o: &DecodedOperand) -> Option<u16> {
+    if !ins.info().name.ends_with("_F8F6F4") {
+        return None;
+    }
+    let field = ins.encoding().fields[o.info.field? as usize].name;
+    let format = match field {
+        "SRC0" => ins.field("CBSZ")?,
+        "SRC1" => ins.field("BLGP")?,
+        _ => return None,
+    };
+    Some(match format {
+        2 | 3 => 192,
+        4 => 128,
+        _ => 256,
+    })
 }
 
 fn is_float(format: &str) -> bool {
@@ -497,9 +521,11 @@ fn float_constant_text(name: &str, format: &str, size: u16) -> String {
     let k = INLINE_NAMES.iter().position(|n| *n == name);
     match k {
         Some(k) if size == 16 && !is_float(format) => format!("0x{:x}", INLINE_F16[k]),
-        // A 64-bit operand's 1/(2*pi) is a double; packed f32 pairs and the f32 tuples of MFMA
-        // keep the f32 text.
-        Some(8) if size == 64 && !format.contains("PK") => "0.15915494309189532".to_string(),
+        // A 64-bit operand's 1/(2*pi) is a double, and so is it for the f64 tuples of MFMA
+        // (`FMT_NUM_PK4_F64`); packed f32 pairs and the f32 tuples of MFMA keep the f32 text.
+        Some(8) if (size == 64 && !format.contains("PK")) || format.ends_with("_F64") => {
+            "0.15915494309189532".to_string()
+        }
         _ => name.to_string(),
     }
 }
@@ -1146,7 +1172,9 @@ mod synthetic_tests {
 
     const VGPR: u16 = 0;
     const SRC: u16 = 1;
-    static TYPES: [OperandTypeInfo; 2] = [
+    const VGPR_OR_AGPR: u16 = 2;
+    const SRC_VGPR_OR_AGPR: u16 = 3;
+    static TYPES: [OperandTypeInfo; 4] = [
         OperandTypeInfo {
             name: "OPR_VGPR",
             runs: &[ValueRun {
@@ -1176,6 +1204,47 @@ mod synthetic_tests {
                 },
             ],
             values: &[(128, "0"), (240, "0.5")],
+            fields: &[],
+            subtypes: &[],
+        },
+        // AMD's MFMA types number AGPRs past the field (512 + n, 768 + n).
+        OperandTypeInfo {
+            name: "OPR_VGPR_OR_ACCVGPR",
+            runs: &[
+                ValueRun {
+                    prefix: "v",
+                    first_value: 0,
+                    first_index: 0,
+                    count: 256,
+                },
+                ValueRun {
+                    prefix: "acc",
+                    first_value: 512,
+                    first_index: 0,
+                    count: 256,
+                },
+            ],
+            values: &[],
+            fields: &[],
+            subtypes: &[],
+        },
+        OperandTypeInfo {
+            name: "OPR_SRC_VGPR_OR_ACCVGPR",
+            runs: &[
+                ValueRun {
+                    prefix: "v",
+                    first_value: 256,
+                    first_index: 0,
+                    count: 256,
+                },
+                ValueRun {
+                    prefix: "acc",
+                    first_value: 768,
+                    first_index: 0,
+                    count: 256,
+                },
+            ],
+            values: &[],
             fields: &[],
             subtypes: &[],
         },
@@ -1254,14 +1323,19 @@ mod synthetic_tests {
             variant: crate::tables::Variant::PLAIN,
         },
     ];
-    static CDNA_INSTRUCTIONS: [InstructionInfo; 4] = [
+    static CDNA_INSTRUCTIONS: [InstructionInfo; 5] = [
         test_instruction!("V_PK_FMA_F32", "v_pk_fma_f32", &[0]),
         test_instruction!("V_FMA_MIX_F32", "v_fma_mix_f32", &[1]),
         test_instruction!("V_PK_ADD_F16", "v_pk_add_f16", &[2]),
         test_instruction!("V_MFMA_F32_4X4X1_16B_F32", "v_mfma_f32_4x4x1_16b_f32", &[3]),
+        test_instruction!(
+            "V_MFMA_F32_16X16X128_F8F6F4",
+            "v_mfma_f32_16x16x128_f8f6f4",
+            &[4]
+        ),
     ];
     const PK_F32: &str = "FMT_NUM_PK2_F32";
-    static CDNA_FORMS: [FormInfo; 4] = [
+    static CDNA_FORMS: [FormInfo; 5] = [
         test_form!(
             0,
             0,
@@ -1299,6 +1373,16 @@ mod synthetic_tests {
                 op(5, SRC, "FMT_NUM_F32", 32, false),
                 op(6, SRC, "FMT_NUM_F32", 32, false),
                 op(7, SRC, "FMT_NUM_PK4_F32", 128, false)
+            ]
+        ),
+        test_form!(
+            4,
+            1,
+            &[
+                op(0, VGPR_OR_AGPR, "FMT_NUM_PK4_F32", 128, true),
+                op(5, SRC_VGPR_OR_AGPR, "FMT_NUM_PK8_B32", 256, false),
+                op(6, SRC_VGPR_OR_AGPR, "FMT_NUM_PK8_B32", 256, false),
+                op(7, SRC_VGPR_OR_AGPR, "FMT_NUM_PK4_F32", 128, false)
             ]
         ),
     ];
@@ -1355,6 +1439,48 @@ mod synthetic_tests {
             text(&CDNA, 3, &acc_b),
             "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, a1, v[0:3]"
         );
+    }
+
+    #[test]
+    fn f8f6f4_sources_take_their_formats_registers() {
+        // CBSZ 2 (FP6) gives source A 6 registers, BLGP 4 (FP4) source B 4; the words are
+        // llvm-mc 22's for gfx950 (`v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11],
+        // v[16:19] cbsz:2 blgp:4`), ACC bit 0 then source A in the AGPRs.
+        let fp6_fp4 = [0x00, 0x02, 0xad, 0xd3, 0x00, 0x11, 0x42, 0x84];
+        let text6 = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11], v[16:19] cbsz:2 blgp:4";
+        assert_eq!(text(&CDNA, 4, &fp6_fp4), text6);
+        let fp8_agpr = [0x00, 0x00, 0xad, 0xd3, 0x00, 0x11, 0x42, 0x0c];
+        let text8 = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], a[0:7], v[8:15], v[16:19]";
+        assert_eq!(text(&CDNA, 4, &fp8_agpr), text8);
+    }
+
+    #[test]
+    fn f64_mfma_accumulator_prints_inv_2pi_as_a_double() {
+        // llvm-mc 22 (gfx950): `v_mfma_f64_16x16x4_f64 ..., 0.15915494309189532`; the f32
+        // tuples keep the f32 text.
+        let f64_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F64", 256);
+        assert_eq!(f64_text, "0.15915494309189532");
+        let f32_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F32", 128);
+        assert_eq!(f32_text, "0.15915494");
+    }
+
+    #[test]
+    fn agpr_sources_assemble_with_their_acc_bits() {
+        // The assembler sets ACC (sources A, B) and ACC_CD (destination and C) for AGPRs; the
+        // form carries no opcode here, so only the operand and modifier fields are compared.
+        let fields = |t: &str| {
+            let ins = crate::assemble_instruction(&CDNA, t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            [
+                "VDST", "SRC0", "SRC1", "SRC2", "ACC", "ACC_CD", "CBSZ", "BLGP",
+            ]
+            .map(|f| ins.field(f))
+        };
+        let t = "v_mfma_f32_16x16x128_f8f6f4 a[4:7], a[8:13], v[16:23], a[0:3] cbsz:2";
+        let want = [4, 256 + 8, 256 + 16, 256, 1, 1, 2, 0].map(Some);
+        assert_eq!(fields(t), want);
+        let t = "v_mfma_f32_16x16x128_f8f6f4 v[4:7], v[8:15], a[16:19], v[0:3] blgp:4";
+        let want = [4, 256 + 8, 256 + 16, 256, 2, 0, 0, 4].map(Some);
+        assert_eq!(fields(t), want);
     }
 
     #[test]
