@@ -209,12 +209,11 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
         let field = o.info.field.map(|f| ins.encoding().fields[f as usize].name);
         matches!(field, Some("SRC1" | "VSRC1"))
     };
-    if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
-        32
-    } else if overrides::GFX9.contains(&ins.spec.generation)
+    let wave32_mask = o.info.data_format.ends_with("M64") && !ins.spec.wave64;
+    let gfx9_exponent = overrides::GFX9.contains(&ins.spec.generation)
         && ins.info().name == "V_LDEXP_F16"
-        && exponent(ins)
-    {
+        && exponent(ins);
+    if wave32_mask || gfx9_exponent {
         32
     } else {
         o.info.size
