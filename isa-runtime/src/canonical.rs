@@ -117,6 +117,19 @@ pub fn absent_source_op_sel_hi(spec: &IsaSpec, form: &FormInfo, field: &str) -> 
     (bits != 0).then_some(bits)
 }
 
+/// The value LLVM writes in field `field` of `form` that its syntax for the instruction cannot
+/// show: the gfx940 FP8/BF8-to-f32 conversions' SDWA form has no destination select, and LLVM
+/// writes DWORD (6) there. The text leaves the field free, so the assembler takes LLVM's.
+pub fn unprinted_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Option<u64> {
+    let instruction = spec.instructions[form.instruction as usize].name;
+    let sdwa = spec.encodings[form.encoding as usize].name.contains("SDWA");
+    let dword_select = 6;
+    (field == "DST_SEL"
+        && sdwa
+        && crate::overrides::sdwa_without_dst_select(spec.generation, instruction))
+    .then_some(dword_select)
+}
+
 /// The value of the NULL scalar register in this generation, if it has one.
 pub fn null_register(spec: &IsaSpec) -> Option<u64> {
     spec.operand_types

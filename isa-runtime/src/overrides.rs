@@ -312,34 +312,90 @@ pub fn amd_name_of_llvm_mnemonic(generation: &str, llvm: &str) -> Option<&'stati
         .map(|e| e.1)
 }
 
+/// How many source entries LLVM prints in a VOP3 `op_sel:[...]` before the destination's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpSelSlots {
+    /// One per source the instruction has.
+    Sources,
+    /// Three, present or not (LLVM's instruction has a third, tied source operand).
+    Three,
+}
+
 /// VOP3 instructions with no 16-bit operand that LLVM gives `op_sel` (it selects a byte or
-/// word of the destination or sources), on the generations listed.
-pub static VOP3_OP_SEL: &[(Generations, &str, &str)] = &[
+/// word of the destination or sources), on the generations listed, with the entries LLVM
+/// prints.
+pub static VOP3_OP_SEL: &[(Generations, &str, OpSelSlots, &str)] = &[
     (
         GFX940,
         "V_ALIGNBIT_B32",
+        OpSelSlots::Three,
         "LLVM 22 gives gfx940+ v_alignbit_b32 op_sel (source halves)",
     ),
-    (GFX940, "V_ALIGNBYTE_B32", "as V_ALIGNBIT_B32"),
+    (
+        GFX940,
+        "V_ALIGNBYTE_B32",
+        OpSelSlots::Three,
+        "as V_ALIGNBIT_B32",
+    ),
     (
         GFX940,
         "V_CVT_SR_FP8_F32",
+        OpSelSlots::Three,
         "op_sel[3:2] selects the destination byte written",
     ),
-    (GFX940, "V_CVT_SR_BF8_F32", "as V_CVT_SR_FP8_F32"),
+    (
+        GFX940,
+        "V_CVT_SR_BF8_F32",
+        OpSelSlots::Three,
+        "as V_CVT_SR_FP8_F32",
+    ),
     (
         GFX940,
         "V_CVT_PK_FP8_F32",
-        "op_sel[3] selects the destination word written",
+        OpSelSlots::Sources,
+        "op_sel[3] selects the destination word written; LLVM prints the two sources' bits and the destination's",
     ),
-    (GFX940, "V_CVT_PK_BF8_F32", "as V_CVT_PK_FP8_F32"),
+    (
+        GFX940,
+        "V_CVT_PK_BF8_F32",
+        OpSelSlots::Sources,
+        "as V_CVT_PK_FP8_F32",
+    ),
+    (
+        &["cdna4"],
+        "V_CVT_SCALEF32_PK_FP4_F16",
+        OpSelSlots::Three,
+        "two sources, but LLVM's instruction keeps the old destination as a third (tied) one",
+    ),
+    (
+        &["cdna4"],
+        "V_CVT_SCALEF32_PK_FP4_BF16",
+        OpSelSlots::Three,
+        "as V_CVT_SCALEF32_PK_FP4_F16",
+    ),
 ];
+
+/// The op_sel entries LLVM prints for VOP3 instruction `name` although no operand is 16-bit,
+/// if it gives the instruction op_sel. Besides [`VOP3_OP_SEL`]: the gfx950 scaled conversions
+/// (`v_cvt_scalef32_*`) select source and destination bytes or words with op_sel, except the
+/// 32-element ones (`pk32`, `2xpk16`), which convert whole register tuples.
+pub fn vop3_op_sel_slots(generation: &str, name: &str) -> Option<OpSelSlots> {
+    if let Some(e) = VOP3_OP_SEL
+        .iter()
+        .find(|e| e.1 == name && e.0.contains(&generation))
+    {
+        return Some(e.2);
+    }
+    let scaled = generation == "cdna4"
+        && name.starts_with("V_CVT_SCALEF32_")
+        && !name.contains("PK32")
+        && !name.contains("2XPK16");
+    scaled.then_some(OpSelSlots::Sources)
+}
 
 /// Whether LLVM gives VOP3 instruction `name` op_sel although no operand is 16-bit.
 pub fn vop3_has_op_sel(generation: &str, name: &str) -> bool {
-    VOP3_OP_SEL
-        .iter()
-        .any(|e| e.1 == name && e.0.contains(&generation))
+    vop3_op_sel_slots(generation, name).is_some()
 }
 
 /// Whether LLVM's VOP3 instruction `name` has no op_sel although it has 16-bit operands: the

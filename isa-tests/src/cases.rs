@@ -120,8 +120,50 @@ fn meaningful(ins: &Instruction) -> bool {
     ins.operands().iter().all(|o| match o.value {
         Operand::Named(n) => name_starts_tuple(n, register_count(o.info.size)),
         Operand::Unknown(_) => isa_runtime::disasm::unlisted_code_name(ins, o).is_some(),
+        Operand::Reg { file, first, count } => tuple_fits(ins, o.info, o.raw, file, first, count),
         _ => true,
     })
+}
+
+/// Whether a register tuple (from its first register as LLVM prints it: scalar tuples aligned
+/// down) lies in one run of its operand type: `s[100:107]` runs past the last SGPR and
+/// `ttmp[12:19]` past the last trap temporary, so neither is a register operand.
+fn tuple_fits(
+    ins: &Instruction,
+    info: &OperandInfo,
+    raw: u64,
+    file: isa_runtime::operand::RegFile,
+    first: u32,
+    count: u32,
+) -> bool {
+    let Some(ty) = info
+        .operand_type
+        .map(|t| &ins.spec.operand_types[t as usize])
+    else {
+        return true;
+    };
+    let aligned = isa_runtime::disasm::aligned_first(file, first, count);
+    let start = raw as i64 - (first - aligned) as i64;
+    // AGPR-only types number their registers past the field's range (see
+    // `agpr_field_value`): compare in the field's values.
+    let bounds = |r: &isa_runtime::tables::ValueRun| {
+        let base = if r.first_value >= 512 {
+            r.first_value & !0x1ff
+        } else {
+            0
+        };
+        (r.first_value - base, r.first_value + r.count as i64 - base)
+    };
+    // A register the type names through a subtype has no run here: nothing to check.
+    let Some((_, end)) = ty
+        .runs
+        .iter()
+        .map(bounds)
+        .find(|&(lo, hi)| (lo..hi).contains(&(raw as i64)))
+    else {
+        return true;
+    };
+    start + count as i64 <= end
 }
 
 /// The width of a plain immediate type (one `VALUE` field: `OPR_SIMM5` → 5). Structured

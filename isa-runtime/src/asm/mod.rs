@@ -163,7 +163,8 @@ pub(crate) fn operand_value(
                 (0..=255u64)
                     .filter(|_| scalar)
                     .find(|&code| {
-                        crate::disasm::scalar_code_text(spec.generation, code, info.size)
+                        let size = crate::disasm::scalar_operand_size(spec, info);
+                        crate::disasm::scalar_code_text(spec.generation, code, size)
                             .is_some_and(|t| t.eq_ignore_ascii_case(tok))
                     })
                     .map(|code| (code, None))
@@ -250,11 +251,12 @@ fn operand_value_in(
 }
 
 /// A line in the form texts are compared in: single spaces, lower case, and notations that
-/// LLVM reads to the same bits written alike (see [`syntax::swizzle_as_number`] and
-/// [`syntax::wide_lit64_as_number`]).
+/// LLVM reads to the same bits written alike (see [`syntax::swizzle_as_number`],
+/// [`syntax::wide_lit64_as_number`] and [`syntax::inline_hex_as_decimal`]).
 fn normalize(s: &str) -> String {
     let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    syntax::wide_lit64_as_number(&syntax::swizzle_as_number(&line)).to_ascii_lowercase()
+    let line = syntax::wide_lit64_as_number(&syntax::swizzle_as_number(&line));
+    syntax::inline_hex_as_decimal(&line).to_ascii_lowercase()
 }
 
 /// Assembles one instruction (no label, no comment).
@@ -563,6 +565,18 @@ fn initial(
     if missing > 0 && missing <= leading_outputs {
         explicit.drain(..missing);
     }
+    // A VOPC's VCC destination has no field; LLVM prints it first (`vcc_lo`), so its token
+    // belongs to no field.
+    let fieldless_vcc = f
+        .operands
+        .iter()
+        .find(|o| !o.implicit)
+        .is_some_and(|o| o.field.is_none() && o.output)
+        && operands
+            .first()
+            .is_some_and(|t| matches!(t.text.to_ascii_lowercase().as_str(), "vcc" | "vcc_lo"));
+    let skipped = usize::from(fieldless_vcc);
+    let operands = &operands[skipped..];
     for (tok, info) in operands.iter().zip(&explicit) {
         let field = info.field.unwrap_or_default() as usize;
         let (bare, _) = bare_operand(tok.text);
@@ -728,14 +742,20 @@ fn canonicalize(
             }
         }
     }
-    // LLVM's defaults for what the text cannot show (op_sel_hi of absent sources).
+    // LLVM's defaults for what the text cannot show (op_sel_hi of absent sources, a select
+    // the instruction has no syntax for).
     for (k, field) in enc.fields.iter().enumerate() {
-        if let Some(bits) = crate::canonical::absent_source_op_sel_hi(spec, f, field.name) {
-            let mut trial = ins;
-            let v = field.extract(ins.bits) | bits;
-            if trial.set_field(k, v) && normalize(&disassemble(&trial)) == target {
-                ins = trial;
-            }
+        let v = match (
+            crate::canonical::absent_source_op_sel_hi(spec, f, field.name),
+            crate::canonical::unprinted_field_value(spec, f, field.name),
+        ) {
+            (Some(bits), _) => field.extract(ins.bits) | bits,
+            (None, Some(v)) => v,
+            (None, None) => continue,
+        };
+        let mut trial = ins;
+        if trial.set_field(k, v) && normalize(&disassemble(&trial)) == target {
+            ins = trial;
         }
     }
     ins

@@ -113,6 +113,38 @@ pub(super) fn wide_lit64_as_number(line: &str) -> String {
     out
 }
 
+/// The line with hex operands that are inline integer constants (`0x12`, up to 64) written
+/// in decimal: LLVM's assembler reads such a number as the inline constant, which its printer
+/// writes in decimal. (A 16-bit operand's literal prints as its low half in hex: `0x12` for
+/// the literal 0xabcd0012, which LLVM assembles back as the inline 18.) Only whole tokens:
+/// `lit(0x12)` and `offset:0x12` keep their text.
+pub(super) fn inline_hex_as_decimal(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        let value = token
+            .strip_prefix("0x")
+            .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .filter(|&v| v <= 64);
+        match value {
+            Some(v) => out.push_str(&v.to_string()),
+            None => out.push_str(token),
+        }
+        token.clear();
+    };
+    for c in line.chars() {
+        if c == ' ' || c == ',' {
+            flush(&mut token, &mut out);
+            out.push(c);
+        } else {
+            token.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
 /// An operand written in one of LLVM's structured notations, read by that notation's rule:
 /// `hwreg(...)`, `sendmsg(...)` or a `|` expression (see [`flag_expression`]).
 pub(super) fn structured_operand(
@@ -398,6 +430,18 @@ mod tests {
         assert_eq!(
             swizzle_as_number("offset:swizzle(SWAP,3)"),
             "offset:swizzle(SWAP,3)"
+        );
+    }
+
+    #[test]
+    fn inline_hex_operands_read_as_decimal() {
+        assert_eq!(
+            inline_hex_as_decimal("v_subrev_u16_e32 v50, 0x12, v93"),
+            "v_subrev_u16_e32 v50, 18, v93"
+        );
+        assert_eq!(
+            inline_hex_as_decimal("v_add_u16_e32 v1, 0x41, lit(0x12) offset:0x12"),
+            "v_add_u16_e32 v1, 0x41, lit(0x12) offset:0x12"
         );
     }
 

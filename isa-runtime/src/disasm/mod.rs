@@ -368,14 +368,34 @@ pub fn subfield(ty: &OperandTypeInfo, name: &str, raw: u64) -> Option<u64> {
 
 /// LLVM's name of a scalar register code that the operand's type does not list (AMD's lists
 /// leave out some values LLVM decodes), for 32-bit (`size` ≤ 32) or 64-bit operands. Register
-/// numbers follow the generation's layout: trap temporaries from 108 (112 on GFX9), M0 and
+/// numbers follow the generation's layout: trap temporaries from 108, M0 and
 /// NULL at 124/125 (swapped from GFX11 on).
 pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String> {
     let gfx9 = crate::overrides::GFX9.contains(&generation);
     let gfx11_up = crate::overrides::GFX11_12.contains(&generation);
     let wide = size > 32;
     let count = register_count(size);
-    let ttmp_base = if gfx9 { 112 } else { 108 };
+    // Trap temporaries start at 108 from GFX9 on (112 was GFX8's numbering).
+    let ttmp_base = 108;
+    // SGPRs end below the named registers (102 on GFX9, 106 after), trap temporaries at 16.
+    let sgprs = if gfx9 { 102 } else { 106 };
+    if count > 2 {
+        // Wider tuples are SGPR or TTMP tuples that fit in their file (NULL stands for any).
+        let text = match code {
+            c if c < sgprs => {
+                let first = aligned_first(RegFile::Sgpr, c as u32, count);
+                (first + count <= sgprs as u32).then(|| reg_text(RegFile::Sgpr, first, count))
+            }
+            c @ 108..=123 => {
+                let first = aligned_first(RegFile::Ttmp, (c - ttmp_base) as u32, count);
+                (first + count <= 16).then(|| reg_text(RegFile::Ttmp, first, count))
+            }
+            124 if gfx11_up => Some("null".into()),
+            125 if !gfx11_up => Some("null".into()),
+            _ => None,
+        };
+        return text;
+    }
     let text = match code {
         102 if gfx9 && wide => "flat_scratch".into(),
         104 if gfx9 && wide => "xnack_mask".into(),
@@ -392,7 +412,7 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
         106 if wide => "vcc".into(),
         106 => "vcc_lo".into(),
         107 if !wide => "vcc_hi".into(),
-        c @ 108..=123 if c >= ttmp_base => {
+        c @ 108..=123 => {
             let i = (c - ttmp_base) as u32;
             reg_text(RegFile::Ttmp, aligned_first(RegFile::Ttmp, i, count), count)
         }
@@ -471,6 +491,16 @@ fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
     unlisted_code_name(ins, o).unwrap_or_else(|| v.to_string())
 }
 
+/// The bits of a scalar operand as LLVM names its codes: lane masks (`FMT_NUM_M64`) are 32
+/// bits in wave32.
+pub fn scalar_operand_size(spec: &IsaSpec, info: &crate::tables::OperandInfo) -> u16 {
+    if info.data_format.ends_with("M64") && !spec.wave64 {
+        32
+    } else {
+        info.size
+    }
+}
+
 /// LLVM's name of a source code the operand's type does not list (`null`, `src_lds_direct`,
 /// an SGPR pair by an odd number, a VGPR in a 9-bit source AMD types as scalar), for operands
 /// in a source field: one whose type holds the scalar source codes, or a 9-bit field (LLVM
@@ -489,20 +519,23 @@ pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<Strin
     if !scalar_codes && !nine_bit {
         return None;
     }
+    // A scalar code where AMD types a VGPR (`OPR_SRC_VGPR`): no operand of the instruction;
+    // LLVM marks it an invalid register (and numbers trap temporaries wrongly there).
+    let vgpr_only = !ty.runs.is_empty() && ty.runs.iter().all(|r| r.prefix == "v");
+    if vgpr_only && o.raw < 256 {
+        return None;
+    }
+    let lane_mask = o.info.data_format.ends_with("M64");
+    let size = scalar_operand_size(ins.spec, o.info);
     if nine_bit && o.raw >= 256 {
-        // A VGPR where AMD types a scalar (a lane mask, a carry-in): LLVM prints one VGPR.
-        let count = if scalar_codes {
+        // A VGPR where AMD types a scalar (a carry-in, a lane mask): LLVM prints as many
+        // VGPRs as the mask has dwords, one for other scalar operands.
+        let count = if scalar_codes && !lane_mask {
             1
         } else {
-            register_count(o.info.size)
+            register_count(size)
         };
         return Some(reg_text(RegFile::Vgpr, o.raw as u32 - 256, count));
     }
-    // Lane masks (`FMT_NUM_M64`) are 32 bits in wave32.
-    let size = if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
-        32
-    } else {
-        o.info.size
-    };
     scalar_code_text(ins.spec.generation, o.raw, size)
 }

@@ -202,12 +202,22 @@ fn dpp_controls(p: &mut Printer, shape: &Shape) {
 }
 
 /// Bits of an operand as LLVM counts them: wave masks (`FMT_NUM_M64`) follow the wave size;
-/// the F8F6F4 MFMA sources hold their format's share of the 8 registers.
+/// the F8F6F4 MFMA sources hold their format's share of the 8 registers. GFX9's v_ldexp_f16
+/// takes its exponent (AMD: 16 bits) as a 32-bit integer in LLVM, so a float inline constant
+/// there prints as itself (`-0.5`), not as half-precision bits.
 fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
     if let Some(bits) = f8f6f4_source_bits(ins, o) {
         return bits;
     }
-    if o.info.data_format.ends_with("M64") && !ins.spec.wave64 {
+    let exponent = |ins: &Instruction| {
+        let field = o.info.field.map(|f| ins.encoding().fields[f as usize].name);
+        matches!(field, Some("SRC1" | "VSRC1"))
+    };
+    let wave32_mask = o.info.data_format.ends_with("M64") && !ins.spec.wave64;
+    let gfx9_exponent = overrides::GFX9.contains(&ins.spec.generation)
+        && ins.info().name == "V_LDEXP_F16"
+        && exponent(ins);
+    if wave32_mask || gfx9_exponent {
         32
     } else {
         o.info.size
@@ -467,6 +477,13 @@ fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
         Operand::Literal(v) if ins.info().name.contains("_MIX") => {
             literal_text(v, "FMT_NUM_F16", 16)
         }
+        Operand::Literal(v)
+            if size == 16
+                && format.contains("BF16")
+                && overrides::GFX9.contains(&ins.spec.generation) =>
+        {
+            gfx9_bf16_literal_text(v)
+        }
         Operand::Literal(v) => literal_text(v, format, size),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
         Operand::Imm(v) => format!("0x{v:x}"),
@@ -570,6 +587,24 @@ fn literal_text(v: u64, format: &str, size: u16) -> String {
     }
 }
 
+/// The bf16 float inline constants (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0, 1/(2*pi)): the
+/// high halves of the f32 ones.
+const INLINE_BF16: [u64; 9] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e22,
+];
+
+/// A literal of a bf16 operand on GFX9 (gfx950's `v_cvt_f32_bf16`): LLVM decides by the low
+/// half whether it could have been an inline constant, but prints the whole dword (GFX9 has
+/// no 16-bit literal: the instruction reads the dword's low half).
+fn gfx9_bf16_literal_text(v: u64) -> String {
+    let low = v & 0xffff;
+    if (-16..=64).contains(&(low as u16 as i16 as i64)) || INLINE_BF16.contains(&low) {
+        format!("lit(0x{v:x})")
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
 /// clamp, omod and op_sel of the VOP3 and SDWA encodings; the packed modifiers of VOP3P.
 fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
     if shape.family == Family::Vop3p {
@@ -579,12 +614,12 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
     if uses_op_sel(p, shape) {
         let sel = op_sel_field(p).unwrap_or(0);
         if sel != 0 {
-            // The instructions LLVM gives op_sel for a byte or word select print all three
+            // Some instructions LLVM gives op_sel for a byte or word select print three
             // source slots, present or not.
-            let slots = if overrides::vop3_has_op_sel(p.ins.spec.generation, p.ins.info().name) {
-                3
-            } else {
-                r.sources.len()
+            let slots = match overrides::vop3_op_sel_slots(p.ins.spec.generation, p.ins.info().name)
+            {
+                Some(overrides::OpSelSlots::Three) => 3,
+                _ => r.sources.len(),
             };
             let mut t = String::from("op_sel:[");
             for i in 0..slots {
