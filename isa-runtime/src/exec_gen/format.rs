@@ -208,8 +208,7 @@ pub fn buffer_format(
 ) -> Result<Flow, ExecError> {
     let b = Binding::of(d, table)?;
     let unsupported = |why: &str| ExecError::unsupported(d.mnemonic(), why);
-    let generation = d.ins.spec.generation;
-    if !generation.starts_with("cdna") || generation == "cdna5" {
+    if !super::buffer::gfx9_line(d) {
         return Err(unsupported(
             "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled",
         ));
@@ -269,14 +268,18 @@ pub fn buffer_format(
                 let raw = channel_out(v, cw, n, op.d16).map_err(unsupported)?;
                 // Byte-aligned channels: write the channel's own bytes.
                 let addr = a + (lo / 8) as u64;
-                mem.write(addr, &raw.to_le_bytes()[..(cw / 8) as usize])
+                addrs
+                    .buffer_range()
+                    .write(mem, lane, addr, &raw.to_le_bytes()[..(cw / 8) as usize])
                     .map_err(|e| ExecError::lane_fault(e, lane))?;
             }
             continue;
         }
         let mut elem = [0u8; 16];
         if ok {
-            mem.read(a, &mut elem[..bytes as usize])
+            addrs
+                .buffer_range()
+                .read(&*mem, lane, a, &mut elem[..bytes as usize])
                 .map_err(|e| ExecError::lane_fault(e, lane))?;
         }
         let elem = u128::from_le_bytes(elem);
