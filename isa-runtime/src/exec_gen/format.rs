@@ -17,8 +17,8 @@
 //! integers truncated); `_D16_HI` writes the high half and keeps the low one. Stores convert
 //! back (UNORM/SNORM clamped and rounded to nearest even, SCALED saturated, UINT/SINT
 //! truncated, FLOAT 16 rounded to f16); channels the format lacks are not written. An
-//! element is range-checked as a whole at its first byte (the resource's rule,
-//! `buffer.rs`). Not modelled, and reported as unsupported: the resource's DST_SEL
+//! element is range-checked all or nothing, every dword of it (the resource's rule,
+//! `buffer.rs`), and swizzled resources place it element by element. Not modelled, and reported as unsupported: the resource's DST_SEL
 //! swizzle (channels are taken in order), stores of the packed 10/11-bit formats, FLOAT with
 //! 8 bits or the packed integer layouts, and GFX10+'s unified FORMAT table.
 
@@ -245,7 +245,8 @@ pub fn buffer_format(
     let mut out = [[0u32; MAX_LANES]; 4];
     for lane in LaneIter(exec) {
         let a = addrs.at(lane);
-        let ok = addrs.in_range(lane, a);
+        // Format accesses are all or nothing: every dword of the element in range.
+        let ok = addrs.buffer_range().contains_access(lane, a, bytes);
         let old = read_lane(w, data, lane, 32 * regs, false)?;
         // Where channel k lives in the lane's data registers: (bit position, width).
         let slot = |k: u32| -> (u32, u32) {
