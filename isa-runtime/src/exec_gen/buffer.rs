@@ -363,7 +363,8 @@ fn scalar_in_range(
         gfx9_line(d),
     );
     let span = rsrc.num_records as u64 * (rsrc.stride.max(1) as u64);
-    let off = addr.wrapping_sub(rsrc.base);
+    // The address's base is aligned down to a dword (`smem_addr`).
+    let off = addr.wrapping_sub(rsrc.base & !3);
     Ok(off < span && span - off >= bytes.max(1) as u64)
 }
 
