@@ -530,3 +530,127 @@ fn clang_kernels_disassemble_like_objdump_and_run_correctly() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `amdisa run FILE --kernel NAME --threads N` on code objects: the workgroups of each
+/// compiled kernel run in parallel leave exactly the buffers the serial run leaves (the
+/// atomic counter too: its adds commute), on every generation whose spec is complete.
+#[test]
+fn clang_kernels_give_the_same_buffers_on_several_threads() {
+    if let Err(why) = tools_present() {
+        println!("codeobj_clang: skipped: {why}");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("amdisa-codeobj-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Kernels and launches with many workgroups (so that several threads share them).
+    let launches: [(&str, &[&str]); 4] = [
+        (
+            "vector_add",
+            &[
+                "--buffer",
+                "a:2048:f32=random:3",
+                "--buffer",
+                "b:2048:f32=random:4",
+                "--buffer",
+                "out:2048:f32=fill:7",
+                "--arg",
+                "a",
+                "--arg",
+                "b",
+                "--arg",
+                "out",
+                "--arg",
+                "2000",
+                "--grid",
+                "32",
+                "--workgroup",
+                "64",
+            ],
+        ),
+        (
+            "lds_reduce",
+            &[
+                "--buffer",
+                "in:1024:u32=random:5",
+                "--buffer",
+                "out:16:u32",
+                "--arg",
+                "in",
+                "--arg",
+                "out",
+                "--grid",
+                "16",
+                "--workgroup",
+                "64",
+            ],
+        ),
+        (
+            "atomic_add",
+            &[
+                "--buffer",
+                "in:1024:u32=random:6",
+                "--buffer",
+                "counter:1:u32",
+                "--arg",
+                "in",
+                "--arg",
+                "counter",
+                "--arg",
+                "1000",
+                "--grid",
+                "16",
+                "--workgroup",
+                "64",
+            ],
+        ),
+        (
+            "grid2d",
+            &[
+                "--buffer",
+                "out:1024:u32",
+                "--arg",
+                "out",
+                "--arg",
+                "32",
+                "--grid",
+                "4,8",
+                "--workgroup",
+                "8,4",
+            ],
+        ),
+    ];
+    let mut checked = 0;
+    for (generation, mcpu) in TARGETS {
+        if complete_spec(generation) != Some(true) {
+            println!(
+                "threads: {generation}: skipped (no complete {generation} spec in this build)"
+            );
+            continue;
+        }
+        for (kernel, options) in launches {
+            let co = compile(kernel, mcpu, &dir);
+            let serial = run(&co, kernel, &opts(options))
+                .unwrap_or_else(|e| panic!("{generation} {kernel} serial: {e}"));
+            for threads in ["2", "4"] {
+                let mut o = opts(options);
+                o.extend(opts(&["--threads", threads]));
+                let parallel = run(&co, kernel, &o)
+                    .unwrap_or_else(|e| panic!("{generation} {kernel} --threads {threads}: {e}"));
+                assert_eq!(
+                    parallel, serial,
+                    "{generation} {kernel}: --threads {threads} left other buffers"
+                );
+            }
+            // The serial buffers are the kernel's results, not an untouched input.
+            let out = serial.get("out").or(serial.get("counter")).unwrap();
+            assert!(
+                out.iter()
+                    .any(|v| v.as_f64() != Some(0.0) && v.as_f64() != Some(7.0)),
+                "{generation} {kernel}: the run wrote nothing"
+            );
+            checked += 1;
+        }
+    }
+    println!("threads: {checked} kernel launches identical on 1, 2 and 4 threads");
+    let _ = std::fs::remove_dir_all(&dir);
+}

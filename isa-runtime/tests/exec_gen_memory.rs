@@ -518,10 +518,95 @@ fn buffer_structured_loads_check_the_index() {
             let want = if lane < 20 { 1000 + 2 * lane as u32 } else { 0 };
             assert_eq!(w.read_vgpr(11, lane).unwrap(), want, "add_tid lane {lane}");
         }
-        // Swizzled resources are refused, not mis-addressed.
-        set_rsrc(&mut w, 4, rsrc(base, 16, 10, false, true));
-        let e = buf(spec, &t, text, &mut w, &mut mem);
-        assert!(matches!(e, Err(ExecError::Unsupported { .. })), "{e:?}");
+    }
+}
+
+/// A swizzled resource: ELEMENT_SIZE `2 << elem` bytes, INDEX_STRIDE `8 << istride` (GFX9
+/// dword 3 bits 20:19 and 22:21).
+fn swizzled(
+    base: u64,
+    stride: u32,
+    records: u32,
+    add_tid: bool,
+    elem: u32,
+    istride: u32,
+) -> [u32; 4] {
+    let mut r = rsrc(base, stride, records, add_tid, true);
+    r[3] |= elem << 19 | istride << 21;
+    r
+}
+
+/// The byte offset from the base (SOFFSET included) of byte `offset` of record `index` in a
+/// swizzled buffer, computed as AMD's ISA guides give it: index and offset split at
+/// INDEX_STRIDE and ELEMENT_SIZE.
+fn swizzled_offset(index: u32, offset: u32, stride: u32, elem: u32, istride: u32) -> u32 {
+    let (index_msb, index_lsb) = (index / istride, index % istride);
+    let (offset_msb, offset_lsb) = (offset / elem, offset % elem);
+    (index_msb * stride + offset_msb * elem) * istride + index_lsb * elem + offset_lsb
+}
+
+/// Swizzled buffers (GFX9 line): every dword of a load and a store lands where the swizzle
+/// formula puts it, across element boundaries, with ADD_TID and the index range check.
+#[test]
+fn buffer_swizzled_addressing_interleaves_records() {
+    for (spec, t) in gfx9_with("BUFFER_LOAD_DWORDX4") {
+        let (mut mem, base, mut w) = buffer_setup(spec);
+        let n = w.lanes();
+        let soffset = 8u32;
+        w.write_sgpr(8, soffset).unwrap();
+        // (ELEMENT_SIZE field, INDEX_STRIDE field): 4-byte elements of 8 indices, and 8-byte
+        // elements of 16 (a 4-dword load then spans two elements with a dword offset).
+        for (ef, sf) in [(1u32, 0u32), (2, 1)] {
+            let (elem, istride, stride, records) = (2 << ef, 8 << sf, 16u32, 20u32);
+            set_rsrc(&mut w, 4, swizzled(base, stride, records, false, ef, sf));
+            for lane in 0..n {
+                w.write_vgpr(1, lane, lane as u32 % 24).unwrap(); // index
+                w.write_vgpr(2, lane, 4 * (lane as u32 % 3)).unwrap(); // offset
+                for r in 0..4 {
+                    w.write_vgpr(10 + r, lane, 0xdead).unwrap();
+                }
+            }
+            let text = "buffer_load_dwordx4 v[10:13], v[1:2], s[4:7], s8 idxen offen offset:4";
+            buf(spec, &t, text, &mut w, &mut mem).unwrap();
+            for lane in 0..n {
+                let (i, o) = (lane as u32 % 24, 4 * (lane as u32 % 3) + 4);
+                for k in 0..4u32 {
+                    let at = soffset + swizzled_offset(i, o + 4 * k, stride, elem, istride);
+                    let want = if i < records { 1000 + at / 4 } else { 0 };
+                    assert_eq!(
+                        w.read_vgpr(10 + k, lane).unwrap(),
+                        want,
+                        "{} `{text}` elem {elem} istride {istride} lane {lane} dword {k}",
+                        spec.generation
+                    );
+                }
+            }
+        }
+        // A store with ADD_TID_ENABLE (the lane is the index), 4-byte elements of 16
+        // indices, records of 8 bytes, 40 of them: each lane's two dwords go to its own
+        // interleaved places and nothing else changes.
+        let (elem, istride, stride, records) = (4u32, 16u32, 8u32, 40u32);
+        set_rsrc(&mut w, 4, swizzled(base, stride, records, true, 1, 1));
+        for lane in 0..n {
+            w.write_vgpr(20, lane, 5000 + lane as u32).unwrap();
+            w.write_vgpr(21, lane, 6000 + lane as u32).unwrap();
+        }
+        let before = mem.dwords(base, 256).unwrap();
+        let text = "buffer_store_dwordx2 v[20:21], off, s[4:7], 0";
+        buf(spec, &t, text, &mut w, &mut mem).unwrap();
+        let mut want = before.clone();
+        for lane in 0..(n as u32).min(records) {
+            for k in 0..2 {
+                let at = swizzled_offset(lane, 4 * k, stride, elem, istride);
+                want[(at / 4) as usize] = [5000, 6000][k as usize] + lane;
+            }
+        }
+        assert_eq!(
+            mem.dwords(base, 256).unwrap(),
+            want,
+            "{} `{text}`",
+            spec.generation
+        );
     }
 }
 
@@ -581,6 +666,42 @@ fn buffer_stores_and_atomics_out_of_range_change_nothing() {
             );
             let want = if inside { before[k] + 5 } else { before[k] };
             assert_eq!(after[k], want, "{text} memory at dword {k}");
+        }
+    }
+}
+
+/// A 64-bit atomic is one access: a lane whose second dword is past NUM_RECORDS changes
+/// nothing and returns 0, even though its first dword is in range.
+#[test]
+fn buffer_atomics_check_the_whole_access() {
+    for (spec, t) in gfx9_with("BUFFER_ATOMIC_ADD_X2") {
+        let (mut mem, base, mut w) = buffer_setup(spec);
+        let records = 8 * 10 + 4; // lane 10's access straddles the end
+        set_rsrc(&mut w, 4, rsrc(base, 0, records, false, false));
+        let n = w.lanes();
+        for lane in 0..n {
+            w.write_vgpr(1, lane, 8 * lane as u32).unwrap();
+            w.write_vgpr(10, lane, 7).unwrap();
+            w.write_vgpr(11, lane, 1).unwrap();
+        }
+        let before = mem.dwords(base, 256).unwrap();
+        let glc = if spec.generation == "cdna3" || spec.generation == "cdna4" {
+            "sc0"
+        } else {
+            "glc"
+        };
+        let text = format!("buffer_atomic_add_x2 v[10:11], v1, s[4:7], 0 offen {glc}");
+        buf(spec, &t, &text, &mut w, &mut mem).unwrap();
+        let after = mem.dwords(base, 256).unwrap();
+        let q = |d: &[u32], k: usize| d[2 * k] as u64 | (d[2 * k + 1] as u64) << 32;
+        for lane in 0..n.min(128) {
+            let inside = 8 * lane as u32 + 8 <= records;
+            let old = q(&before, lane);
+            let ret = w.read_vgpr(10, lane).unwrap() as u64
+                | (w.read_vgpr(11, lane).unwrap() as u64) << 32;
+            assert_eq!(ret, if inside { old } else { 0 }, "{text} lane {lane}");
+            let want = if inside { old + (1 << 32 | 7) } else { old };
+            assert_eq!(q(&after, lane), want, "{text} memory of lane {lane}");
         }
     }
 }
@@ -925,6 +1046,74 @@ fn scalar_loads_of_every_width_fill_every_dword() {
             let got: Vec<u32> = (0..k).map(|i| w.read_sgpr(16 + i).unwrap()).collect();
             let want: Vec<u32> = (0..k).map(|i| 0x100 + 8 + i).collect();
             assert_eq!(got, want, "{} `{text}`", spec.generation);
+        }
+    }
+}
+
+/// Scalar buffer loads read 0 for the dwords past the resource's span (NUM_RECORDS bytes,
+/// times the stride when it is nonzero; SOFFSET and OFFSET counted), and a 64-bit scalar
+/// buffer atomic that does not fit changes nothing and returns 0.
+#[test]
+fn scalar_buffer_accesses_stay_in_the_resource() {
+    for (spec, t) in cdna_with("S_BUFFER_LOAD_DWORDX8") {
+        // (stride, NUM_RECORDS): 44 bytes as bytes, 40 bytes as 10 records of 4, and a span
+        // ending inside a dword (42 bytes: that dword reads 0).
+        for (stride, records) in [(0u32, 44u32), (4, 10), (0, 42)] {
+            let mut mem = FlatMemory::new();
+            let base = mem.alloc_dwords(&(0..64).map(|i| 0x100 + i).collect::<Vec<u32>>());
+            let mut w = Wave::new(spec.wave64, 32, 0);
+            set_rsrc(&mut w, 4, rsrc(base, stride, records, false, false));
+            w.write_sgpr(2, 8).unwrap(); // SOFFSET 8: dwords from byte 0x18 + 8 = 32
+            let text = "s_buffer_load_dwordx8 s[16:23], s[4:7], s2";
+            let text2 = "s_buffer_load_dwordx8 s[16:23], s[4:7], 0x20";
+            let span = records * stride.max(1);
+            for (text, first) in [(text, 8u32), (text2, 32)] {
+                for k in 0..8 {
+                    w.write_sgpr(16 + k, 0xdead).unwrap();
+                }
+                run(spec, &t, text, &mut w, &mut mem, &mut Lds::new(16))
+                    .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+                for k in 0..8u32 {
+                    let at = first + 4 * k;
+                    let want = if at + 4 <= span { 0x100 + at / 4 } else { 0 };
+                    assert_eq!(
+                        w.read_sgpr(16 + k).unwrap(),
+                        want,
+                        "{} `{text}` stride {stride} records {records} dword {k}",
+                        spec.generation
+                    );
+                }
+            }
+        }
+    }
+    for (spec, t) in cdna_with("S_BUFFER_ATOMIC_ADD_X2") {
+        // 36 bytes: a 64-bit access at 32 does not fit, one at 24 does.
+        for (offset, fits) in [(0x20u32, false), (0x18, true)] {
+            let mut mem = FlatMemory::new();
+            let base = mem.alloc_dwords(&(0..16).map(|i| 0x100 + i).collect::<Vec<u32>>());
+            let mut w = Wave::new(spec.wave64, 32, 0);
+            set_rsrc(&mut w, 4, rsrc(base, 0, 36, false, false));
+            w.write_sgpr(16, 5).unwrap();
+            w.write_sgpr(17, 0).unwrap();
+            let text = format!("s_buffer_atomic_add_x2 s[16:17], s[4:7], {offset:#x} glc");
+            run(spec, &t, &text, &mut w, &mut mem, &mut Lds::new(16))
+                .unwrap_or_else(|e| panic!("{}: `{text}`: {e}", spec.generation));
+            let k = (offset / 4) as usize;
+            let (lo, hi) = (0x100 + k as u32, 0x101 + k as u32);
+            let got = mem.dwords(base, 16).unwrap();
+            let ret = [w.read_sgpr(16).unwrap(), w.read_sgpr(17).unwrap()];
+            if fits {
+                assert_eq!(
+                    (got[k], got[k + 1]),
+                    (lo + 5, hi),
+                    "{} `{text}`",
+                    spec.generation
+                );
+                assert_eq!(ret, [lo, hi], "{} `{text}`: returned", spec.generation);
+            } else {
+                assert_eq!(got, (0..16).map(|i| 0x100 + i).collect::<Vec<u32>>());
+                assert_eq!(ret, [0, 0], "{} `{text}`: returned", spec.generation);
+            }
         }
     }
 }

@@ -222,11 +222,6 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         if cli.trace { Some(&mut tracer) } else { None };
 
     if is_elf(&bytes) && !cli.binary {
-        if threads > 1 {
-            return Err(format!(
-                "{name}: --threads is not supported for code objects yet (kernels from code objects run on one thread)"
-            ));
-        }
         let code = CodeObject::parse(&bytes).map_err(|e| format!("{name}: {e}"))?;
         let spec = code_object_spec(&code, cli.arch.as_deref(), fixtures)?;
         let kernel = match (&cli.kernel, code.kernels.as_slice()) {
@@ -238,8 +233,8 @@ fn run(cli: &RunArgs, fixtures: bool) -> Result<bool, String> {
         }
         .map_err(|e| format!("{name}: {e}"))?;
         let setup = setup_for(spec)?;
-        let (outcome, program) =
-            kernel::run(spec, &code, kernel, &setup, tracer).map_err(|e| format!("{name}: {e}"))?;
+        let (outcome, program) = kernel::run(spec, &code, kernel, &setup, threads, tracer)
+            .map_err(|e| format!("{name}: {e}"))?;
         let what = format!("{name}: kernel {}", kernel.name);
         return report_run(cli, &what, spec, &program, &outcome);
     }

@@ -256,11 +256,11 @@ pub fn dispatch_config(
     cfg.hsa_sgprs = Some(HsaSgprs {
         user: user_sgprs(kernel, addrs, kernarg),
         workgroup_ids: d.workgroup_id_sgprs(),
-        architected_ids: matches!(spec.generation, "rdna4" | "cdna5"),
+        architected_ids: spec.traits.gfx >= 12,
     });
     cfg.entry = Some(kernel.entry);
     cfg.lds_size = d.group_segment_fixed_size as usize;
-    let gfx12 = matches!(spec.generation, "rdna4" | "cdna5");
+    let gfx12 = spec.traits.gfx >= 12;
     cfg.mode = Mode(d.mode_bits(gfx12));
     cfg.wave64 = !d.wavefront_size32();
     cfg

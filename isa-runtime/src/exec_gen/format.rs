@@ -17,10 +17,19 @@
 //! integers truncated); `_D16_HI` writes the high half and keeps the low one. Stores convert
 //! back (UNORM/SNORM clamped and rounded to nearest even, SCALED saturated, UINT/SINT
 //! truncated, FLOAT 16 rounded to f16); channels the format lacks are not written. An
-//! element is range-checked as a whole at its first byte (the resource's rule,
-//! `buffer.rs`). Not modelled, and reported as unsupported: the resource's DST_SEL
-//! swizzle (channels are taken in order), stores of the packed 10/11-bit formats, FLOAT with
-//! 8 bits or the packed integer layouts, and GFX10+'s unified FORMAT table.
+//! element is range-checked all or nothing, every dword of it (the resource's rule,
+//! `buffer.rs`), and swizzled resources place it element by element. Not modelled, and reported as unsupported: the resource's DST_SEL
+//! swizzle (channels are taken in order), stores of the packed 10/11-bit formats, and FLOAT
+//! with 8 bits or the packed integer layouts.
+//!
+//! GFX10 and later name the format with one unified FORMAT number (the resource's dword 3
+//! from bit 12: 7 bits on GFX10, 6 from GFX11; MTBUF's FORMAT field), which
+//! [`unified_format`] maps to the (data format, number format) pair above. The numbering
+//! lists each data format with its number formats, in the order of the GFX9 numbers; GFX11
+//! dropped the packed formats' integer and normalised variants but FLOAT (and for
+//! `10_10_10_2` keeps UNORM, SNORM, UINT, SINT). The facts are LLVM's (`UfmtGFX10`,
+//! `UfmtGFX11`, the names llvm-mc-22 prints for `format:N`; the unit test checks every value
+//! against llvm-mc-22 when it is installed).
 
 use super::{read_lane, read_scalar, role, store_lanes, AddrKind, Binding, LaneAddrs};
 use crate::exec::wave::{LaneIter, MAX_LANES};
@@ -47,6 +56,66 @@ enum Num {
     Uint,
     Sint,
     Float,
+}
+
+/// Number formats: every kind but FLOAT, with FLOAT, and the 32-bit kinds (UINT, SINT, FLOAT).
+const N6: &[u64] = &[0, 1, 2, 3, 4, 5];
+const N7: &[u64] = &[0, 1, 2, 3, 4, 5, 7];
+const N32: &[u64] = &[4, 5, 7];
+
+/// GFX10's unified formats from 1: each data format with its number formats, in order.
+const UNIFIED_GFX10: &[(u64, &[u64])] = &[
+    (1, N6),
+    (2, N7),
+    (3, N6),
+    (4, N32),
+    (5, N7),
+    (6, N7),
+    (7, N7),
+    (8, N6),
+    (9, N6),
+    (10, N6),
+    (11, N32),
+    (12, N7),
+    (13, N32),
+    (14, N32),
+];
+
+/// GFX11 and later: the packed formats keep fewer number formats.
+const UNIFIED_GFX11: &[(u64, &[u64])] = &[
+    (1, N6),
+    (2, N7),
+    (3, N6),
+    (4, N32),
+    (5, N7),
+    (6, &[7]),
+    (7, &[7]),
+    (8, &[0, 1, 4, 5]),
+    (9, N6),
+    (10, N6),
+    (11, N32),
+    (12, N7),
+    (13, N32),
+    (14, N32),
+];
+
+/// The (data format, number format) pair, in the GFX9 numbering, of unified format `format`
+/// of a generation of GFX major version `gfx` (10 or later); None for INVALID (0) and values
+/// past the table.
+pub fn unified_format(gfx: u8, format: u64) -> Option<(u64, u64)> {
+    let table = if gfx >= 11 {
+        UNIFIED_GFX11
+    } else {
+        UNIFIED_GFX10
+    };
+    let mut k = format.checked_sub(1)? as usize;
+    for &(dfmt, nums) in table {
+        if k < nums.len() {
+            return Some((dfmt, nums[k]));
+        }
+        k -= nums.len();
+    }
+    None
 }
 
 /// A data format: element bytes, and each channel's (low bit, width) in the element.
@@ -208,23 +277,30 @@ pub fn buffer_format(
 ) -> Result<Flow, ExecError> {
     let b = Binding::of(d, table)?;
     let unsupported = |why: &str| ExecError::unsupported(d.mnemonic(), why);
-    let generation = d.ins.spec.generation;
-    if !generation.starts_with("cdna") || generation == "cdna5" {
-        return Err(unsupported(
-            "buffer formats of GFX10 and later (the unified FORMAT table) are not modelled",
-        ));
-    }
     if !op.store && super::lds_dma::lds_bit(d) {
         return Err(unsupported(
             "format loads into LDS (the LDS bit) are not modelled",
         ));
     }
-    let (dfmt, nfmt) = if op.typed {
-        (d.field("DFMT").unwrap_or(0), d.field("NFMT").unwrap_or(0))
+    let gfx = d.ins.spec.traits.gfx;
+    let resource_dword3 = || -> Result<u64, ExecError> {
+        Ok((read_scalar(w, b.op(d, role::SRSRC)?, 128, false)? >> 96) as u64)
+    };
+    let (dfmt, nfmt) = if super::buffer::gfx9_line(d) {
+        if op.typed {
+            (d.field("DFMT").unwrap_or(0), d.field("NFMT").unwrap_or(0))
+        } else {
+            let dword3 = resource_dword3()?;
+            (dword3 >> 15 & 15, dword3 >> 12 & 7)
+        }
     } else {
-        let r = read_scalar(w, b.op(d, role::SRSRC)?, 128, false)?;
-        let dword3 = (r >> 96) as u64;
-        (dword3 >> 15 & 15, dword3 >> 12 & 7)
+        let format = match d.field("FORMAT") {
+            Some(f) if op.typed => f,
+            _ if op.typed => return Err(unsupported("an MTBUF form without a FORMAT field")),
+            _ => resource_dword3()? >> 12 & if gfx >= 11 { 0x3f } else { 0x7f },
+        };
+        unified_format(gfx, format)
+            .ok_or_else(|| unsupported("an invalid unified buffer format"))?
     };
     let (bytes, chans) =
         layout(dfmt).ok_or_else(|| unsupported("an invalid buffer data format"))?;
@@ -246,7 +322,8 @@ pub fn buffer_format(
     let mut out = [[0u32; MAX_LANES]; 4];
     for lane in LaneIter(exec) {
         let a = addrs.at(lane);
-        let ok = addrs.in_range(lane, a);
+        // Format accesses are all or nothing: every dword of the element in range.
+        let ok = addrs.buffer_range().contains_access(lane, a, bytes);
         let old = read_lane(w, data, lane, 32 * regs, false)?;
         // Where channel k lives in the lane's data registers: (bit position, width).
         let slot = |k: u32| -> (u32, u32) {
@@ -269,14 +346,18 @@ pub fn buffer_format(
                 let raw = channel_out(v, cw, n, op.d16).map_err(unsupported)?;
                 // Byte-aligned channels: write the channel's own bytes.
                 let addr = a + (lo / 8) as u64;
-                mem.write(addr, &raw.to_le_bytes()[..(cw / 8) as usize])
+                addrs
+                    .buffer_range()
+                    .write(mem, lane, addr, &raw.to_le_bytes()[..(cw / 8) as usize])
                     .map_err(|e| ExecError::lane_fault(e, lane))?;
             }
             continue;
         }
         let mut elem = [0u8; 16];
         if ok {
-            mem.read(a, &mut elem[..bytes as usize])
+            addrs
+                .buffer_range()
+                .read(&*mem, lane, a, &mut elem[..bytes as usize])
                 .map_err(|e| ExecError::lane_fault(e, lane))?;
         }
         let elem = u128::from_le_bytes(elem);
@@ -363,4 +444,103 @@ format_ops! {
     tbuffer_store_format_d16_xy: 2, true, false, true, true;
     tbuffer_store_format_d16_xyz: 3, true, false, true, true;
     tbuffer_store_format_d16_xyzw: 4, true, false, true, true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DATA: [&str; 15] = [
+        "",
+        "8",
+        "16",
+        "8_8",
+        "32",
+        "16_16",
+        "10_11_11",
+        "11_11_10",
+        "10_10_10_2",
+        "2_10_10_10",
+        "8_8_8_8",
+        "32_32",
+        "16_16_16_16",
+        "32_32_32",
+        "32_32_32_32",
+    ];
+    const NUM: [&str; 8] = [
+        "UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "", "FLOAT",
+    ];
+
+    fn name(gfx: u8, v: u64) -> Option<String> {
+        unified_format(gfx, v)
+            .map(|(d, n)| format!("BUF_FMT_{}_{}", DATA[d as usize], NUM[n as usize]))
+    }
+
+    #[test]
+    fn unified_formats_by_hand() {
+        // Sizes and ends of the tables.
+        assert_eq!(unified_format(10, 0), None);
+        assert_eq!(unified_format(10, 77), Some((14, 7)));
+        assert_eq!(unified_format(10, 78), None);
+        assert_eq!(unified_format(11, 63), Some((14, 7)));
+        assert_eq!(unified_format(12, 64), None);
+        // 32_FLOAT is 22 on both; the packed floats move.
+        assert_eq!(unified_format(10, 22), Some((4, 7)));
+        assert_eq!(unified_format(11, 22), Some((4, 7)));
+        assert_eq!(unified_format(10, 36), Some((6, 7)));
+        assert_eq!(unified_format(11, 30), Some((6, 7)));
+        assert_eq!(unified_format(11, 34), Some((8, 4)));
+        assert_eq!(name(11, 1).as_deref(), Some("BUF_FMT_8_UNORM"));
+    }
+
+    /// Every unified format against the name llvm-mc-22 prints for `format:N`.
+    #[test]
+    fn unified_formats_match_llvm_mc() {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        for (gfx, mcpu, count) in [
+            (10u8, "gfx1030", 78u64),
+            (11, "gfx1100", 64),
+            (12, "gfx1200", 64),
+        ] {
+            let text: String = (0..count)
+                .map(|v| format!("tbuffer_load_format_x v1, off, s[4:7], s3 format:{v}\n"))
+                .collect();
+            let child = Command::new("llvm-mc-22")
+                .args(["-arch=amdgcn", &format!("-mcpu={mcpu}")])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn();
+            let Ok(mut child) = child else {
+                println!("skipped: llvm-mc-22 is not installed");
+                return;
+            };
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter(|l| l.contains("tbuffer_load_format_x"))
+                .map(|l| match l.split("format:[").nth(1) {
+                    Some(rest) => rest.trim_end_matches(']').trim().to_string(),
+                    // The default, 1, is not printed.
+                    None => "BUF_FMT_8_UNORM".to_string(),
+                })
+                .collect();
+            assert_eq!(printed.len() as u64, count, "{mcpu}: llvm-mc-22's lines");
+            for v in 1..count {
+                assert_eq!(
+                    name(gfx, v).as_deref(),
+                    Some(printed[v as usize].as_str()),
+                    "{mcpu} format:{v}"
+                );
+            }
+            assert_eq!(printed[0], "BUF_FMT_INVALID");
+            assert_eq!(unified_format(gfx, count), None);
+        }
+    }
 }

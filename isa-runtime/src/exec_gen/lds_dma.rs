@@ -83,7 +83,15 @@ pub fn lds_load(
     for lane in LaneIter(w.exec_mask()) {
         let a = addrs.at(lane);
         let v = match kind {
-            AddrKind::Buffer => buf_read(w, mem, &addrs, lane, a, op.bytes)?,
+            // A buffer load of several dwords is checked a dword at a time.
+            AddrKind::Buffer => {
+                let mut v = 0u128;
+                for k in (0..op.bytes).step_by(4) {
+                    let n = (op.bytes - k).min(4);
+                    v |= buf_read(w, mem, &addrs, lane, a + k as u64, n)? << (8 * k);
+                }
+                v
+            }
             AddrKind::Scratch => mem_read(w, mem, lds, Space::Scratch, a, op.bytes, Some(lane))?,
             AddrKind::Global => mem_read(w, mem, lds, Space::Global, a, op.bytes, Some(lane))?,
             AddrKind::Flat => mem_read(w, mem, lds, Space::Flat, a, op.bytes, Some(lane))?,

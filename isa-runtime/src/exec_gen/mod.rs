@@ -22,7 +22,7 @@ pub mod format;
 pub mod lds_dma;
 pub mod overrides;
 
-pub use buffer::{buf_read, buf_write, BufferRange, BufferResource};
+pub use buffer::{buf_read, buf_write, sbuf_read, sbuf_write, BufferRange, BufferResource};
 
 use crate::exec::float::{self as fl, SoftFloat, F16, F32, F64};
 use crate::exec::wave::{LaneIter, Special, Src, MAX_LANES};

@@ -1093,6 +1093,8 @@ impl<'a> Lower<'a> {
                 let lane = self.lane_opt();
                 if self.buffer_range_checked(*space) {
                     quote!({ let a__: u64 = #a; rt::buf_write(w, mem, &lane_addrs, lane, a__, #bytes, #bits)?; })
+                } else if self.scalar_buffer(*space) {
+                    quote!({ let a__: u64 = #a; rt::sbuf_write(w, mem, d, b, a__, #bytes, #bits)?; })
                 } else {
                     quote!({ let a__: u64 = #a; rt::mem_write(w, mem, lds, #sp, a__, #bytes, #bits, #lane)?; })
                 }
@@ -1454,6 +1456,8 @@ impl<'a> Lower<'a> {
                 let lane = self.lane_opt();
                 let read = if self.buffer_range_checked(*space) {
                     quote!(rt::buf_read(w, &*mem, &lane_addrs, lane, #a, #bytes)?)
+                } else if self.scalar_buffer(*space) {
+                    quote!(rt::sbuf_read(w, &*mem, d, b, #a, #bytes)?)
                 } else {
                     quote!(rt::mem_read(w, &*mem, &*lds, #sp, #a, #bytes, #lane)?)
                 };
@@ -1762,6 +1766,14 @@ impl<'a> Lower<'a> {
             && self.cx.family == Family::Buffer
             && self.lane_addrs.is_some()
             && self.lane_mode()
+    }
+
+    /// Scalar buffer accesses (`S_BUFFER_*`) go through the resource's range check
+    /// (`rt::sbuf_read`, `rt::sbuf_write`).
+    fn scalar_buffer(&self, space: Space) -> bool {
+        space == Space::Mem
+            && self.cx.family == Family::Smem
+            && self.cx.name.starts_with("S_BUFFER_")
     }
 
     fn mem_addr(&mut self) -> Res<TokenStream> {

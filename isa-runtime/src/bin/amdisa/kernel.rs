@@ -94,12 +94,14 @@ fn kernarg_segment(
     Ok(bytes)
 }
 
-/// Launches `kernel`; errors name the kernel and what is wrong.
+/// Launches `kernel`, its workgroups on `threads` threads (1: in grid order on this thread,
+/// the only way with a tracer); errors name the kernel and what is wrong.
 pub fn run(
     spec: &'static IsaSpec,
     code: &CodeObject,
     kernel: &Kernel,
     setup: &Launch,
+    threads: usize,
     tracer: Option<&mut dyn Tracer>,
 ) -> Result<(Outcome, Program), String> {
     colaunch::check_supported(code, kernel, spec)?;
@@ -130,11 +132,15 @@ pub fn run(
         dispatch_packet: prepared.mem.alloc_read_only(&packet, 64),
     };
     let cfg = colaunch::dispatch_config(spec, kernel, &shape, &addrs, &kernarg);
-    let (stats, watched) = launch::execute_with(&program, cfg, setup, &mut prepared, tracer)
-        .map_err(|e| match e {
-            LaunchError::Dispatch(d) => format!("kernel `{}`: {d}", kernel.name),
-            LaunchError::Setup(m) => format!("kernel `{}`: {m}", kernel.name),
-        })?;
+    let result = if threads > 1 {
+        launch::execute_parallel(&program, cfg, setup, &mut prepared, threads)
+    } else {
+        launch::execute_with(&program, cfg, setup, &mut prepared, tracer)
+    };
+    let (stats, watched) = result.map_err(|e| match e {
+        LaunchError::Dispatch(d) => format!("kernel `{}`: {d}", kernel.name),
+        LaunchError::Setup(m) => format!("kernel `{}`: {m}", kernel.name),
+    })?;
     Ok((
         Outcome {
             mem: prepared.mem,

@@ -557,8 +557,24 @@ fn limit(cfg: &mut DispatchConfig, program: &Program, launch: &Launch) {
     cfg.num_agprs = used.agprs.next_multiple_of(8).min(cfg.num_agprs);
 }
 
-/// [`prepare`], then the grid on `threads` threads (workgroups in parallel over shared global
-/// memory, `isa_runtime::exec::parallel`): the whole launch without a tracer.
+/// [`execute_with`] on `threads` threads: the workgroups in parallel over shared global
+/// memory (`isa_runtime::exec::parallel`), each set up from `cfg` as the serial run sets it
+/// up; no tracer.
+pub fn execute_parallel(
+    program: &Program,
+    mut cfg: DispatchConfig,
+    launch: &Launch,
+    prepared: &mut Prepared,
+    threads: usize,
+) -> Result<(DispatchStats, Option<Wave>), LaunchError> {
+    limit(&mut cfg, program, launch);
+    let watch = launch.watch.map(|id| (id.group, id.wave));
+    dispatch_parallel(program, &cfg, &mut prepared.mem, threads, watch)
+        .map_err(LaunchError::Dispatch)
+}
+
+/// [`prepare`], then the grid on `threads` threads ([`execute_parallel`]): the whole launch
+/// without a tracer.
 pub fn run_threads(
     program: &Program,
     launch: &Launch,
@@ -566,9 +582,7 @@ pub fn run_threads(
 ) -> Result<Outcome, LaunchError> {
     let mut prepared = prepare(launch)?;
     let cfg = config(program, launch, &prepared);
-    let watch = launch.watch.map(|id| (id.group, id.wave));
-    let (stats, watched) = dispatch_parallel(program, &cfg, &mut prepared.mem, threads, watch)
-        .map_err(LaunchError::Dispatch)?;
+    let (stats, watched) = execute_parallel(program, cfg, launch, &mut prepared, threads)?;
     Ok(prepared.finish(stats, watched))
 }
 
