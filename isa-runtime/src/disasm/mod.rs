@@ -512,11 +512,16 @@ pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<Strin
         .runs
         .iter()
         .any(|r| r.prefix == "s" && r.first_value == 0);
-    let nine_bit = o
-        .info
-        .field
-        .is_some_and(|f| ins.encoding().fields[f as usize].width() == 9);
-    if !scalar_codes && !nine_bit {
+    let field = o.info.field.map(|f| &ins.encoding().fields[f as usize]);
+    let nine_bit = field.is_some_and(|f| f.width() == 9);
+    // A scalar ALU source field takes every scalar code, whatever subset AMD's type lists
+    // (OPR_SSRC_BARRIER_ID names only constants; LLVM prints code 0 as `s0`).
+    let scalar_source = field.is_some_and(|f| f.name.starts_with("SSRC"))
+        && matches!(
+            ins.encoding().family,
+            Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk
+        );
+    if !scalar_codes && !nine_bit && !scalar_source {
         return None;
     }
     // A scalar code where AMD types a VGPR (`OPR_SRC_VGPR`): no operand of the instruction;
