@@ -654,3 +654,58 @@ fn clang_kernels_give_the_same_buffers_on_several_threads() {
     println!("threads: {checked} kernel launches identical on 1, 2 and 4 threads");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A matrix-core kernel (`kernels/cl/mfma16.cl`, `__builtin_amdgcn_mfma_f32_16x16x16f16`)
+/// compiled for gfx942 and gfx950 and launched from its descriptor by `amdisa run`; C must be
+/// the product computed here (integer-valued inputs, so every sum is exact in any order).
+#[test]
+fn compiled_mfma_kernel_runs_through_amdisa_run() {
+    if let Err(why) = tools_present() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("amdisa-codeobj-mfma-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ran = 0;
+    for (generation, mcpu) in [("cdna3", "gfx942"), ("cdna4", "gfx950")] {
+        if complete_spec(generation) != Some(true) {
+            eprintln!("{generation}: skipped: AMD's complete file is not in this build");
+            continue;
+        }
+        let co = compile("mfma16", mcpu, &dir);
+        let b = run(
+            &co,
+            "mfma16",
+            &opts(&[
+                "--buffer",
+                "a:256:f16=iota",
+                "--buffer",
+                "b:256:f16=iota",
+                "--buffer",
+                "c:256:f32=fill:-1",
+                "--arg",
+                "a",
+                "--arg",
+                "b",
+                "--arg",
+                "c",
+                "--grid",
+                "1",
+                "--workgroup",
+                "64",
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{generation}: {e}"));
+        let (a, bb, c) = (f32s(&b["a"]), f32s(&b["b"]), f32s(&b["c"]));
+        assert_eq!(a[255], 255.0, "iota inputs");
+        for i in 0..16 {
+            for j in 0..16 {
+                let want: f32 = (0..16).map(|k| a[i * 16 + k] * bb[k * 16 + j]).sum();
+                assert_eq!(c[i * 16 + j], want, "{generation}: C[{i}][{j}]");
+            }
+        }
+        ran += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("mfma16 ran on {ran} generation(s)");
+}

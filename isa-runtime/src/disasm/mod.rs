@@ -525,9 +525,10 @@ pub fn unlisted_code_name(ins: &Instruction, o: &DecodedOperand) -> Option<Strin
         return None;
     }
     // A scalar code where AMD types a VGPR (`OPR_SRC_VGPR`): no operand of the instruction;
-    // LLVM marks it an invalid register (and numbers trap temporaries wrongly there).
+    // LLVM marks it an invalid register (and numbers trap temporaries wrongly there) on GFX9;
+    // from GFX11 it decodes the code (rdna3 `v_readfirstlane_b32 s0, src_private_base`).
     let vgpr_only = !ty.runs.is_empty() && ty.runs.iter().all(|r| r.prefix == "v");
-    if vgpr_only && o.raw < 256 {
+    if vgpr_only && o.raw < 256 && ins.spec.traits.gfx == 9 {
         return None;
     }
     let lane_mask = o.info.data_format.ends_with("M64");
