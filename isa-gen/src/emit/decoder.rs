@@ -337,13 +337,14 @@ pub fn emit(spec: &Spec, forms: &[Form]) -> Decoder {
         "\n/// The forms of each group, in the order of its pattern's tests.\n#[rustfmt::skip]\nstatic GROUP_FORMS: [u16; {}] = [",
         b.group_forms.len()
     );
-    for (g, (pattern, first, doc)) in b.groups.iter().enumerate() {
+    for (g, (pattern, first, _)) in b.groups.iter().enumerate() {
         let n = b.patterns[*pattern].len();
         let list: Vec<String> = b.group_forms[*first..*first + n]
             .iter()
             .map(|&k| names[k].to_string())
             .collect();
-        let _ = writeln!(text, "    {}, // group {}: {doc}", list.join(", "), g + 1);
+        // GROUPS names the opcode and instructions; the group number is enough here.
+        let _ = writeln!(text, "    {}, // group {}", list.join(", "), g + 1);
     }
     text.push_str("];\n");
     Decoder { tokens, rows: text }
