@@ -11,23 +11,8 @@ use isa_runtime::exec::float::{SoftFloat, F16, F32};
 use isa_runtime::exec::matrix::{Acc, Elem, Kind, MatrixOp, Modifiers};
 use isa_runtime::exec::{Decoded, FlatMemory, Lds, Wave};
 
-const MFMA_16X16X16_F16: &str = r#"
-#pragma OPENCL EXTENSION cl_khr_fp16 : enable
-typedef half half4 __attribute__((ext_vector_type(4)));
-typedef float float4v __attribute__((ext_vector_type(4)));
-__attribute__((reqd_work_group_size(64, 1, 1)))
-__kernel void mfma16(__global const half *a, __global const half *b, __global float *c) {
-  uint l = __builtin_amdgcn_workitem_id_x();
-  half4 av, bv;
-  for (int t = 0; t < 4; t++) {
-    av[t] = a[(l % 16) * 16 + 4 * (l / 16) + t];
-    bv[t] = b[(4 * (l / 16) + t) * 16 + l % 16];
-  }
-  float4v acc = {0, 0, 0, 0};
-  acc = __builtin_amdgcn_mfma_f32_16x16x16f16(av, bv, acc, 0, 0, 0);
-  for (int t = 0; t < 4; t++) c[(4 * (l / 16) + t) * 16 + l % 16] = acc[t];
-}
-"#;
+/// The same kernel `amdisa run` launches from its code object (tests/codeobj_clang.rs).
+const MFMA_16X16X16_F16: &str = include_str!("../../isa-tests/kernels/cl/mfma16.cl");
 
 /// A 32×32 tile per workgroup, K in steps of 2 (the accumulator stays in AGPRs between
 /// steps): C[g] = A[g] · B with A[g] 32×K, B K×32.
