@@ -258,7 +258,7 @@ fn print_flat(p: &mut Printer, family: Family) {
 }
 
 /// LLVM's names of the MTBUF data formats (DFMT), GFX9 numbering.
-const DATA_FORMATS: [&str; 16] = [
+pub(crate) const DATA_FORMATS: [&str; 16] = [
     "INVALID",
     "8",
     "16",
@@ -278,7 +278,7 @@ const DATA_FORMATS: [&str; 16] = [
 ];
 
 /// LLVM's names of the MTBUF numeric formats (NFMT), GFX9 numbering.
-const NUMBER_FORMATS: [&str; 8] = [
+pub(crate) const NUMBER_FORMATS: [&str; 8] = [
     "UNORM",
     "SNORM",
     "USCALED",

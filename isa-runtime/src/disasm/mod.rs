@@ -10,7 +10,7 @@ mod memory;
 mod scalar;
 mod vector;
 
-pub(crate) use memory::buffer_format_value;
+pub(crate) use memory::{buffer_format_value, DATA_FORMATS, NUMBER_FORMATS};
 
 use crate::decode::Instruction;
 use crate::operand::{register_count, DecodedOperand, Operand, RegFile};

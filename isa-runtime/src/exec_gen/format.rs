@@ -450,30 +450,15 @@ format_ops! {
 mod tests {
     use super::*;
 
-    const DATA: [&str; 15] = [
-        "",
-        "8",
-        "16",
-        "8_8",
-        "32",
-        "16_16",
-        "10_11_11",
-        "11_11_10",
-        "10_10_10_2",
-        "2_10_10_10",
-        "8_8_8_8",
-        "32_32",
-        "16_16_16_16",
-        "32_32_32",
-        "32_32_32_32",
-    ];
-    const NUM: [&str; 8] = [
-        "UNORM", "SNORM", "USCALED", "SSCALED", "UINT", "SINT", "", "FLOAT",
-    ];
-
     fn name(gfx: u8, v: u64) -> Option<String> {
-        unified_format(gfx, v)
-            .map(|(d, n)| format!("BUF_FMT_{}_{}", DATA[d as usize], NUM[n as usize]))
+        unified_format(gfx, v).map(|(d, n)| {
+            // LLVM's unified names use the split formats' names (the disassembler's).
+            let (d, n) = (
+                crate::disasm::DATA_FORMATS[d as usize],
+                crate::disasm::NUMBER_FORMATS[n as usize],
+            );
+            format!("BUF_FMT_{d}_{n}")
+        })
     }
 
     #[test]
