@@ -10,7 +10,10 @@ mod memory;
 mod scalar;
 mod vector;
 
-pub(crate) use memory::{buffer_format_value, DATA_FORMATS, NUMBER_FORMATS};
+pub(crate) use memory::buffer_format_value;
+/// LLVM's buffer format names, for the unified-format tests of `exec_gen::format`.
+#[cfg(test)]
+pub(crate) use memory::{DATA_FORMATS, NUMBER_FORMATS};
 
 use crate::decode::Instruction;
 use crate::operand::{register_count, DecodedOperand, Operand, RegFile};
