@@ -83,11 +83,9 @@ impl Generation {
         )
     }
 
-    /// Whether the emulator runs waves of 64 lanes by default: the CDNA generations. (LLVM
-    /// treats gfx1250 as wave32; the emulator keeps CDNA 5 at wave64 because its executors
-    /// borrow CDNA 4's wave64 semantics — see the executors' provenance.)
+    /// Whether the emulator runs waves of 64 lanes by default (see [`isa_vocab::Traits::wave64`]).
     pub fn default_wave64(self) -> bool {
-        self.is_cdna()
+        self.traits().wave64
     }
 
     /// Parses a short name (`rdna3_5`), also accepting `rdna3.5` and the old CDNA names (`mi300`).

@@ -134,28 +134,76 @@ pub struct Traits {
     /// VOP1, VOP2 and VOPC name the high half of a 16-bit VGPR in bit 7 of the register
     /// number (True16); VOP3 uses op_sel instead.
     pub true16: bool,
+    /// The emulator runs waves of 64 lanes by default (the CDNA generations; LLVM treats
+    /// gfx1250 as wave32, the emulator keeps CDNA 5 at wave64 because its executors borrow
+    /// CDNA 4's wave64 semantics).
+    pub wave64: bool,
+    /// A wave has accumulation VGPRs (AGPRs) beside its VGPRs (the CDNA generations).
+    pub agprs: bool,
+    /// The gfx90a line (CDNA 2-4): VGPR and AGPR tuples share one file and must be even-aligned,
+    /// memory data may be AGPRs, the kernel descriptor has the CDNA COMPUTE_PGM_RSRC3 layout.
+    pub gfx90a: bool,
+    /// Work-item ids reach the wave packed in `v0` (`x | y << 10 | z << 20`) rather than in
+    /// `v0`, `v1`, `v2`.
+    pub packed_workitem_ids: bool,
 }
 
 /// Every generation by its short name, with its traits.
 const GENERATIONS: [(&str, Traits); 10] = [
-    ("rdna1", Traits::at(10, false)),
-    ("rdna2", Traits::at(10, false)),
-    ("rdna3", Traits::at(11, true)),
-    ("rdna3_5", Traits::at(11, true)),
-    ("rdna4", Traits::at(12, true)),
-    ("cdna1", Traits::at(9, false)),
-    ("cdna2", Traits::at(9, false)),
-    ("cdna3", Traits::at(9, false)),
-    ("cdna4", Traits::at(9, false)),
-    ("cdna5", Traits::at(12, true)),
+    ("rdna1", Traits::at(10).separate_ids()),
+    ("rdna2", Traits::at(10).separate_ids()),
+    ("rdna3", Traits::at(11).true16()),
+    ("rdna3_5", Traits::at(11).true16()),
+    ("rdna4", Traits::at(12).true16()),
+    ("cdna1", Traits::at(9).cdna().separate_ids()),
+    ("cdna2", Traits::at(9).cdna().gfx90a()),
+    ("cdna3", Traits::at(9).cdna().gfx90a()),
+    ("cdna4", Traits::at(9).cdna().gfx90a()),
+    ("cdna5", Traits::at(12).cdna().true16()),
 ];
 
 impl Traits {
     /// A generation this crate does not list (a spec without a known generation).
-    pub const UNKNOWN: Traits = Traits::at(0, false);
+    pub const UNKNOWN: Traits = Traits::at(0);
 
-    const fn at(gfx: u8, true16: bool) -> Traits {
-        Traits { gfx, true16 }
+    const fn at(gfx: u8) -> Traits {
+        Traits {
+            gfx,
+            true16: false,
+            wave64: false,
+            agprs: false,
+            gfx90a: false,
+            packed_workitem_ids: true,
+        }
+    }
+
+    const fn true16(self) -> Traits {
+        Traits {
+            true16: true,
+            ..self
+        }
+    }
+
+    const fn cdna(self) -> Traits {
+        Traits {
+            wave64: true,
+            agprs: true,
+            ..self
+        }
+    }
+
+    const fn gfx90a(self) -> Traits {
+        Traits {
+            gfx90a: true,
+            ..self
+        }
+    }
+
+    const fn separate_ids(self) -> Traits {
+        Traits {
+            packed_workitem_ids: false,
+            ..self
+        }
     }
 
     /// The traits of the generation with short name `generation` (`rdna3_5`).
@@ -168,6 +216,15 @@ impl Traits {
             i += 1;
         }
         None
+    }
+
+    /// [`Traits::of`], or [`Traits::UNKNOWN`] for a name this crate does not list (what the
+    /// generated tables store).
+    pub const fn named(generation: &str) -> Traits {
+        match Traits::of(generation) {
+            Some(t) => t,
+            None => Traits::UNKNOWN,
+        }
     }
 
     /// GFX10 or later: DPP8 exists, DPP16 has `row_share`/`row_xmask` instead of wave shifts.
@@ -302,5 +359,14 @@ mod tests {
         assert!(Traits::of("cdna5").unwrap().true16);
         assert!(Traits::of("rdna1").unwrap().gfx10_up());
         assert!(!Traits::of("cdna4").unwrap().gfx10_up());
+        let wave64: Vec<&str> = NAMES
+            .into_iter()
+            .filter(|n| Traits::of(n).unwrap().wave64)
+            .collect();
+        assert_eq!(wave64, ["cdna1", "cdna2", "cdna3", "cdna4", "cdna5"]);
+        assert!(Traits::of("cdna3").unwrap().gfx90a && !Traits::of("cdna1").unwrap().gfx90a);
+        assert!(!Traits::of("rdna2").unwrap().packed_workitem_ids);
+        assert!(Traits::of("rdna3").unwrap().packed_workitem_ids);
+        assert!(!Traits::of("rdna4").unwrap().agprs);
     }
 }

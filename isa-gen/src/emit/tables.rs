@@ -31,13 +31,11 @@ pub fn emit(spec: &Spec, forms: &[Form], skipped: &[(String, String)]) -> Tables
         .unwrap_or("")
         .to_string();
     let mcpu = spec.generation.map_or("", |g| g.llvm_mcpu());
-    let wave64 = spec.generation.is_some_and(|g| g.default_wave64());
+    let wave64 = spec.generation.is_some_and(|g| g.traits().wave64);
+    // The traits are read from isa-vocab's one table, by the generation's name.
     let traits = {
-        let t = spec
-            .generation
-            .map_or(isa_vocab::Traits::UNKNOWN, |g| g.traits());
-        let (gfx, true16) = (t.gfx, t.true16);
-        quote! { Traits { gfx: #gfx, true16: #true16 } }
+        let name = spec.generation.map_or("", |g| g.name());
+        quote! { Traits::named(#name) }
     };
 
     let encodings = spec.encodings.iter().map(|e| {

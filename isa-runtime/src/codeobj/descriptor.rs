@@ -267,10 +267,14 @@ impl KernelDescriptor {
 
     /// RSRC3's fields for the generation.
     pub fn rsrc3_fields(generation: &str) -> &'static [Field] {
-        match generation {
-            "cdna2" | "cdna3" | "cdna4" => RSRC3_FIELDS_CDNA,
-            "cdna1" => &[],
-            _ => RSRC3_FIELDS_RDNA,
+        let traits = crate::tables::Traits::named(generation);
+        if traits.gfx90a {
+            RSRC3_FIELDS_CDNA
+        } else if traits.gfx == 9 {
+            // gfx908 has no COMPUTE_PGM_RSRC3.
+            &[]
+        } else {
+            RSRC3_FIELDS_RDNA
         }
     }
 }

@@ -352,10 +352,11 @@ pub enum WorkitemIds {
 
 impl WorkitemIds {
     /// What the generation's hardware does.
-    pub fn for_generation(generation: &str) -> WorkitemIds {
-        match generation {
-            "rdna1" | "rdna2" | "cdna1" => WorkitemIds::Separate,
-            _ => WorkitemIds::Packed,
+    pub fn for_traits(traits: crate::tables::Traits) -> WorkitemIds {
+        if traits.packed_workitem_ids {
+            WorkitemIds::Packed
+        } else {
+            WorkitemIds::Separate
         }
     }
 }
@@ -430,16 +431,12 @@ impl DispatchConfig {
             workgroup_id_sgpr: 2,
             wave64: spec.wave64,
             num_vgprs: 256,
-            num_agprs: if spec.generation.starts_with("cdna") {
-                256
-            } else {
-                0
-            },
+            num_agprs: if spec.traits.agprs { 256 } else { 0 },
             num_sgprs: 106,
             lds_size: 64 * 1024,
             scratch: None,
             mode: Mode::DEFAULT,
-            workitem_ids: WorkitemIds::for_generation(spec.generation),
+            workitem_ids: WorkitemIds::for_traits(spec.traits),
             max_steps_per_wave: 100_000_000,
             hsa_sgprs: None,
             entry: None,
