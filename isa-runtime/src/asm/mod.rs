@@ -613,6 +613,7 @@ fn initial(
         }
         if let Ok((value, literal)) = operand_value(spec, bare, ty, info, literal_bits) {
             let value = select_agpr_file(&mut ins, field, value);
+            let value = select_sdwa_source(&mut ins, field, value);
             ins.set_field(field, value);
             if let (Some(l), Some(lf)) = (literal, literal_field) {
                 ins.set_field(lf, l);
@@ -687,6 +688,35 @@ fn select_agpr_file(ins: &mut Instruction, field: usize, value: u64) -> u64 {
     let low = value & mask_of(f.width());
     let sel = enc.fields[k].extract(ins.bits) | 1 << bit;
     if !f.can_hold(low) || !ins.set_field(k, sel) {
+        return value;
+    }
+    low
+}
+
+/// SDWA: a source field holds a VGPR number, or a scalar code when the source's S bit (`S0`,
+/// `S1`) is set (what the disassembler reads). A VGPR's code (256 + n) becomes n with the bit
+/// clear, any other code keeps its value with the bit set. Returns the field's value; fields
+/// without an S bit pass unchanged.
+fn select_sdwa_source(ins: &mut Instruction, field: usize, value: u64) -> u64 {
+    let enc = ins.encoding();
+    let f = &enc.fields[field];
+    let Some(index) = f
+        .name
+        .strip_prefix("VSRC")
+        .or_else(|| f.name.strip_prefix("SRC"))
+        .filter(|d| d.len() == 1 && d.as_bytes()[0].is_ascii_digit())
+    else {
+        return value;
+    };
+    let selector = format!("S{index}");
+    let Some(k) = enc.fields.iter().position(|x| x.name == selector) else {
+        return value;
+    };
+    let (low, scalar) = match value.checked_sub(256) {
+        Some(n) => (n, 0),
+        None => (value, 1),
+    };
+    if !f.can_hold(low) || !ins.set_field(k, scalar) {
         return value;
     }
     low
