@@ -23,7 +23,9 @@ pub mod operand;
 pub mod overrides;
 pub mod tables;
 
-pub use asm::{assemble, assemble_instruction, assemble_listing, AsmError, AssembledLine};
+pub use asm::{
+    assemble, assemble_instruction, assemble_listing, AsmError, AsmErrorKind, AssembledLine,
+};
 pub use decode::{decode, decode_stream, DecodeError, DecodeErrorKind, Instruction, ListingEntry};
 pub use disasm::{disassemble, disassemble_into};
 pub use operand::{DecodedOperand, Operand, RegFile};

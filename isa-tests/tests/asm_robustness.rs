@@ -132,3 +132,43 @@ fn the_sample_covers_every_fixture_spec() {
         lines().iter().map(|(s, _)| s.generation).collect();
     assert_eq!(specs.len(), isa_runtime::fixtures::specs().len());
 }
+
+/// Errors say what kind of problem they are, for a caller to act on (issue 10): the kinds of
+/// a few bad lines and programs of RDNA 3.
+#[test]
+fn errors_carry_a_kind() {
+    use isa_runtime::AsmErrorKind as K;
+    let Some(spec) = isa_runtime::spec("rdna3") else {
+        eprintln!("skipped: no rdna3 spec in this build");
+        return;
+    };
+    if spec.instruction_by_name("S_MOV_B32").is_none() {
+        eprintln!("skipped: no S_MOV_B32 in the loaded rdna3 spec");
+        return;
+    }
+    assert!(assemble_instruction(spec, "s_mov_b32 s0, s1").is_ok());
+    let lines = [
+        ("s_mov_b32 s0, s1 ÿ", K::Syntax),
+        ("s_bogus_b32 s0, s1", K::UnknownMnemonic),
+        ("s_mov_b32 s0, bogus", K::BadOperand { index: 1 }),
+        ("s_mov_b32 v0, s1", K::BadOperand { index: 0 }),
+        ("s_mov_b32 s0, s1 bogus:3", K::BadOperand { index: 2 }),
+        ("s_mov_b32 s1 s0", K::NoMatchingForm),
+    ];
+    for (text, kind) in lines {
+        let e = assemble_instruction(spec, text).unwrap_err();
+        assert_eq!(e.kind, kind, "{text}: {e}");
+        assert!(!e.message.is_empty(), "{text}");
+    }
+    let programs = [
+        (".bogus 1", K::UnknownDirective),
+        (".long 0x1ffffffff", K::Syntax),
+        ("top:\ntop:\ns_mov_b32 s0, s1", K::DuplicateLabel),
+        ("s_mov_b32 s0, bogus", K::BadOperand { index: 1 }),
+    ];
+    for (text, kind) in programs {
+        let (_, errors) = isa_runtime::assemble_listing(spec, text);
+        let kinds: Vec<K> = errors.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [kind], "{text}: {errors:?}");
+    }
+}

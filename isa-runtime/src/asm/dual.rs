@@ -17,7 +17,7 @@
 //!
 //! An accepted line disassembles to itself (checked before it is returned).
 
-use super::{operand_value, AsmError};
+use super::{operand_value, AsmError, AsmErrorKind};
 use crate::disasm::dual::disassemble;
 use crate::dual::{dual_encodings, field_of, find_half, store_field, DualInstruction, HALVES};
 use crate::operand::{classify_in, Operand, RegFile};
@@ -50,10 +50,11 @@ struct Read {
     role: String,
 }
 
-fn error(column: usize, message: impl Into<String>) -> AsmError {
+fn error(column: usize, kind: AsmErrorKind, message: impl Into<String>) -> AsmError {
     AsmError {
         line: 1,
         column,
+        kind,
         message: message.into(),
     }
 }
@@ -83,11 +84,16 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
             .find(|c| !c.1.is_ascii())
             .map_or(0, |c| c.0)
             + 1;
-        return Err(error(col, "unexpected non-ASCII character"));
+        return Err(error(
+            col,
+            AsmErrorKind::Syntax,
+            "unexpected non-ASCII character",
+        ));
     }
     let (base, literal_enc) = dual_encodings(spec).ok_or_else(|| {
         error(
             1,
+            AsmErrorKind::UnknownMnemonic,
             format!("{} has no dual-issue (VOPD) instructions", spec.generation),
         )
     })?;
@@ -101,7 +107,11 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
         let part_t = part.trim();
         let col = col0 + lead;
         if part_t.is_empty() {
-            return Err(error(col, format!("the {} half is missing", HALVES[h])));
+            return Err(error(
+                col,
+                AsmErrorKind::Syntax,
+                format!("the {} half is missing", HALVES[h]),
+            ));
         }
         let (mnemonic, rest) = part_t.split_once(' ').unwrap_or((part_t, ""));
         let ins = spec
@@ -114,6 +124,7 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
             .ok_or_else(|| {
                 error(
                     col,
+                    AsmErrorKind::UnknownMnemonic,
                     format!(
                         "`{mnemonic}` is not a {} half of a dual-issue word in {}",
                         HALVES[h], spec.generation
@@ -121,12 +132,14 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
                 )
             })?;
         let ops = split_commas(rest, col + mnemonic.len() + 1);
-        if let Some((tok, at)) = ops
+        if let Some((index, (tok, at))) = ops
             .iter()
-            .find(|(t, _)| NOT_ASSEMBLED.contains(&t.to_ascii_lowercase().as_str()))
+            .enumerate()
+            .find(|(_, (t, _))| NOT_ASSEMBLED.contains(&t.to_ascii_lowercase().as_str()))
         {
             return Err(error(
                 *at,
+                AsmErrorKind::BadOperand { index },
                 format!("{tok} register not available on this GPU"),
             ));
         }
@@ -184,6 +197,7 @@ pub fn assemble_dual(spec: &'static IsaSpec, text: &str) -> Result<DualInstructi
     if norm(&printed) != norm(text) {
         return Err(error(
             1,
+            AsmErrorKind::NoMatchingForm,
             format!("the pair reads back as `{printed}`, not as written"),
         ));
     }
@@ -206,6 +220,7 @@ fn read_half(
         let at = ops.get(explicit.len()).map_or(col, |o| o.1);
         return Err(error(
             at,
+            AsmErrorKind::OperandCount,
             format!(
                 "{} takes {} operands, the line gives {}",
                 spec.instructions[half.instruction as usize].mnemonic,
@@ -215,21 +230,28 @@ fn read_half(
         ));
     }
     let mut out = Vec::new();
-    for (&k, &(tok, column)) in explicit.iter().zip(ops) {
+    for (index, (&k, &(tok, column))) in explicit.iter().zip(ops).enumerate() {
+        let bad = AsmErrorKind::BadOperand { index };
         let info = &half.operands[k];
         let field = &enc.fields[info.field.unwrap() as usize];
         let ty = info
             .operand_type
             .map(|t| &spec.operand_types[t as usize])
-            .ok_or_else(|| error(column, "operand without a type"))?;
+            .ok_or_else(|| {
+                error(
+                    column,
+                    AsmErrorKind::NoMatchingForm,
+                    "operand without a type",
+                )
+            })?;
         let (mut code, mut literal) = operand_value(spec, &tok.to_ascii_lowercase(), ty, info, 32)
-            .map_err(|m| error(column, m))?;
+            .map_err(|m| error(column, bad, m))?;
         if field.name == "LITERAL" {
             // This half's source is the literal itself.
-            code = literal.ok_or_else(|| error(column, "this source must be a literal"))?;
+            code = literal.ok_or_else(|| error(column, bad, "this source must be a literal"))?;
             literal = Some(code);
         } else if literal.is_some() {
-            return Err(error(column, "a literal needs the literal encoding"));
+            return Err(error(column, bad, "a literal needs the literal encoding"));
         }
         let role = field.name.replacen(HALVES[h], "", 1);
         out.push(Read {
@@ -251,6 +273,7 @@ fn check_literals(reads: &[Vec<Read>; 2]) -> Result<(), AsmError> {
                 Some(s) if s != v => {
                     return Err(error(
                         r.column,
+                        AsmErrorKind::OperandConstraint,
                         "only one unique literal operand is allowed",
                     ))
                 }
@@ -308,6 +331,7 @@ fn check_constant_bus(
                     if used.len() > LIMIT {
                         return Err(error(
                             r.column,
+                            AsmErrorKind::OperandConstraint,
                             "invalid operand (violates constant bus restrictions)",
                         ));
                     }
@@ -330,8 +354,13 @@ fn place(
     let benc = &spec.encodings[base as usize];
     let mut bits = benc.fixed;
     for (h, op) in opcodes.iter().enumerate() {
-        let f = field_of(benc, &format!("OP{}", HALVES[h]))
-            .ok_or_else(|| error(1, "the dual encoding has no opcode field"))?;
+        let f = field_of(benc, &format!("OP{}", HALVES[h])).ok_or_else(|| {
+            error(
+                1,
+                AsmErrorKind::NoMatchingForm,
+                "the dual encoding has no opcode field",
+            )
+        })?;
         bits = f.insert(bits, *op as u64);
     }
     for (h, rs) in reads.iter().enumerate() {
@@ -349,16 +378,22 @@ fn place(
                 continue;
             }
             if !store_field(enc, field, &mut bits, r.code) {
-                let msg = if r.role == "VDST" {
-                    "one dst register must be even and the other odd".to_string()
+                let (kind, msg) = if r.role == "VDST" {
+                    (
+                        AsmErrorKind::OperandConstraint,
+                        "one dst register must be even and the other odd".to_string(),
+                    )
                 } else {
-                    format!(
-                        "the value does not fit the {}-bit field {}",
-                        field.width(),
-                        field.name
+                    (
+                        AsmErrorKind::ValueOutOfRange,
+                        format!(
+                            "the value does not fit the {}-bit field {}",
+                            field.width(),
+                            field.name
+                        ),
                     )
                 };
-                return Err(error(r.column, msg));
+                return Err(error(r.column, kind, msg));
             }
         }
     }
@@ -399,6 +434,7 @@ fn check_banks(spec: &IsaSpec, chosen: &[u16; 2], reads: &[Vec<Read>; 2]) -> Res
             if a % 4 == b % 4 {
                 return Err(error(
                     y.column,
+                    AsmErrorKind::OperandConstraint,
                     format!("{name} operands must use different VGPR banks"),
                 ));
             }
@@ -450,6 +486,7 @@ mod tests {
             let d = assemble_dual(s, text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(d.encode(), bytes, "{text}");
         }
+        let constraint = AsmErrorKind::OperandConstraint;
         let bad = [
             (
                 "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v2, v2",
@@ -486,6 +523,27 @@ mod tests {
             let e = assemble_dual(s, text).unwrap_err();
             assert!(e.message.contains(message), "{text}: {e}");
             assert_eq!(e.column, column, "{text}: {e}");
+            // Each breaks a rule across operands, not one operand alone.
+            assert_eq!(e.kind, constraint, "{text}: {e}");
+        }
+        let kinds = [
+            (
+                "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, v2, v4",
+                AsmErrorKind::OperandCount,
+            ),
+            (
+                "v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v3, bogus",
+                AsmErrorKind::BadOperand { index: 1 },
+            ),
+            (
+                "v_dual_mov_b32 v0, v1 :: v_dual_nope_b32 v3, v2",
+                AsmErrorKind::UnknownMnemonic,
+            ),
+            ("v_dual_mov_b32 v0, v1 :: ", AsmErrorKind::Syntax),
+        ];
+        for (text, kind) in kinds {
+            let e = assemble_dual(s, text).unwrap_err();
+            assert_eq!(e.kind, kind, "{text}: {e}");
         }
         // Allowed: s1 twice with VCC, `null` is free.
         assert!(assemble_dual(

@@ -30,7 +30,38 @@ use std::fmt;
 pub struct AsmError {
     pub line: usize,
     pub column: usize,
+    /// What went wrong, for a caller to act on; [`AsmError::message`] says it for a person.
+    pub kind: AsmErrorKind,
     pub message: String,
+}
+
+/// The kinds of [`AsmError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AsmErrorKind {
+    /// The text is not in the syntax at all: a non-ASCII character, a missing half of a
+    /// dual-issue line, a `.long` item that is not a 32-bit word.
+    Syntax,
+    /// A directive other than `.long`.
+    UnknownDirective,
+    /// No instruction of the generation has this mnemonic (or, in a dual-issue line, no half
+    /// of a dual-issue word does).
+    UnknownMnemonic,
+    /// The operand (or modifier) at `index` (0-based, operands first, then modifiers, in the
+    /// line or in its dual-issue half) cannot be encoded where it stands.
+    BadOperand { index: usize },
+    /// The instruction takes another number of operands.
+    OperandCount,
+    /// Every token fits somewhere, but no encoding of the instruction prints as the line.
+    NoMatchingForm,
+    /// A value does not fit its field: a branch label too far away, a register number too
+    /// large for a dual-issue field.
+    ValueOutOfRange,
+    /// A rule across operands: the constant bus, one unique literal, VGPR banks, even and odd
+    /// dual-issue destinations.
+    OperandConstraint,
+    /// A label defined a second time.
+    DuplicateLabel,
 }
 
 impl fmt::Display for AsmError {
@@ -261,15 +292,20 @@ fn normalize(s: &str) -> String {
 
 /// Assembles one instruction (no label, no comment).
 pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instruction, AsmError> {
-    let err = |column: usize, message: String| AsmError {
+    let err = |column: usize, kind: AsmErrorKind, message: String| AsmError {
         line: 1,
         column,
+        kind,
         message,
     };
     // LLVM's syntax is ASCII; columns below are byte offsets, equal to characters from here.
     if let Some((at, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
         let column = text[..at].chars().count() + 1;
-        return Err(err(column, format!("unexpected character `{c}`")));
+        return Err(err(
+            column,
+            AsmErrorKind::Syntax,
+            format!("unexpected character `{c}`"),
+        ));
     }
     let lead = text.len() - text.trim_start().len();
     let text_t = text.trim();
@@ -294,6 +330,7 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         .ok_or_else(|| {
             err(
                 lead + 1,
+                AsmErrorKind::UnknownMnemonic,
                 format!("unknown instruction `{mnemonic}` for {}", spec.generation),
             )
         })?;
@@ -359,13 +396,15 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     let all: Vec<&Token> = operands.iter().chain(&modifiers).collect();
     let bad = all
         .iter()
-        .find(|t| !printed_tokens.contains(&normalize(t.text)));
+        .enumerate()
+        .find(|(_, t)| !printed_tokens.contains(&normalize(t.text)));
     match bad {
-        Some(t) => Err(err(
+        Some((index, t)) => Err(err(
             t.column,
+            AsmErrorKind::BadOperand { index },
             format!("cannot encode `{}` here: expected what `{mnemonic}` accepts, for example `{printed}`", t.text),
         )),
-        None => Err(err(rest_col, format!("no encoding of `{mnemonic}` prints as written (closest: `{printed}`)"))),
+        None => Err(err(rest_col, AsmErrorKind::NoMatchingForm, format!("no encoding of `{mnemonic}` prints as written (closest: `{printed}`)"))),
     }
 }
 
@@ -613,6 +652,7 @@ fn initial(
         }
         if let Ok((value, literal)) = operand_value(spec, bare, ty, info, literal_bits) {
             let value = select_agpr_file(&mut ins, field, value);
+            let value = select_sdwa_source(&mut ins, field, value);
             ins.set_field(field, value);
             if let (Some(l), Some(lf)) = (literal, literal_field) {
                 ins.set_field(lf, l);
@@ -687,6 +727,35 @@ fn select_agpr_file(ins: &mut Instruction, field: usize, value: u64) -> u64 {
     let low = value & mask_of(f.width());
     let sel = enc.fields[k].extract(ins.bits) | 1 << bit;
     if !f.can_hold(low) || !ins.set_field(k, sel) {
+        return value;
+    }
+    low
+}
+
+/// SDWA: a source field holds a VGPR number, or a scalar code when the source's S bit (`S0`,
+/// `S1`) is set (what the disassembler reads). A VGPR's code (256 + n) becomes n with the bit
+/// clear, any other code keeps its value with the bit set. Returns the field's value; fields
+/// without an S bit pass unchanged.
+fn select_sdwa_source(ins: &mut Instruction, field: usize, value: u64) -> u64 {
+    let enc = ins.encoding();
+    let f = &enc.fields[field];
+    let Some(index) = f
+        .name
+        .strip_prefix("VSRC")
+        .or_else(|| f.name.strip_prefix("SRC"))
+        .filter(|d| d.len() == 1 && d.as_bytes()[0].is_ascii_digit())
+    else {
+        return value;
+    };
+    let selector = format!("S{index}");
+    let Some(k) = enc.fields.iter().position(|x| x.name == selector) else {
+        return value;
+    };
+    let (low, scalar) = match value.checked_sub(256) {
+        Some(n) => (n, 0),
+        None => (value, 1),
+    };
+    if !f.can_hold(low) || !ins.set_field(k, scalar) {
         return value;
     }
     low

@@ -11,7 +11,7 @@
 //!
 //! Every error says line and column.
 
-use super::{assemble_instruction, AsmError};
+use super::{assemble_instruction, AsmError, AsmErrorKind};
 use crate::dual::Decoded;
 use crate::tables::IsaSpec;
 use std::collections::HashMap;
@@ -56,9 +56,10 @@ fn parse_word(text: &str) -> Option<u32> {
 
 fn split_line(number: usize, raw: &str) -> Result<Line<'_>, AsmError> {
     let code = &raw[..code_end(raw)];
-    let err = |column: usize, message: String| AsmError {
+    let err = |column: usize, kind: AsmErrorKind, message: String| AsmError {
         line: number,
         column,
+        kind,
         message,
     };
     let lead = code.len() - code.trim_start().len();
@@ -83,8 +84,13 @@ fn split_line(number: usize, raw: &str) -> Result<Line<'_>, AsmError> {
         for part in rest.split(',') {
             let column = col0 + offset + (part.len() - part.trim_start().len());
             offset += part.len() + 1;
-            let w = parse_word(part)
-                .ok_or_else(|| err(column, format!("`{}` is not a 32-bit word", part.trim())))?;
+            let w = parse_word(part).ok_or_else(|| {
+                err(
+                    column,
+                    AsmErrorKind::Syntax,
+                    format!("`{}` is not a 32-bit word", part.trim()),
+                )
+            })?;
             words.push(w);
         }
         Item::Words(words)
@@ -92,6 +98,7 @@ fn split_line(number: usize, raw: &str) -> Result<Line<'_>, AsmError> {
         let name = trimmed.split_whitespace().next().unwrap_or(trimmed);
         return Err(err(
             body_start + (body.len() - body.trim_start().len()) + 1,
+            AsmErrorKind::UnknownDirective,
             format!("unknown directive `{name}` (only `.long` is supported)"),
         ));
     } else {
@@ -180,6 +187,7 @@ pub fn assemble_listing(spec: &'static IsaSpec, text: &str) -> (Vec<AssembledLin
         assembled.map_err(|e| AsmError {
             line: l.number,
             column: e.column,
+            kind: e.kind,
             message: e.message,
         })
     };
@@ -195,6 +203,7 @@ pub fn assemble_listing(spec: &'static IsaSpec, text: &str) -> (Vec<AssembledLin
                 errors.push(AsmError {
                     line: l.number,
                     column,
+                    kind: AsmErrorKind::DuplicateLabel,
                     message: format!("label `{name}` is defined twice"),
                 });
             }
@@ -243,6 +252,7 @@ pub fn assemble_listing(spec: &'static IsaSpec, text: &str) -> (Vec<AssembledLin
                     errors.push(AsmError {
                         line: l.number,
                         column: 1,
+                        kind: AsmErrorKind::ValueOutOfRange,
                         message,
                     });
                     continue;
