@@ -141,7 +141,7 @@ impl<'a> Checker<'a> {
                 for (p, ty) in params.iter().zip(&tys) {
                     frame
                         .bindings
-                        .insert(p.name.clone(), Binding::Local { ty: *ty, len: None });
+                        .insert(p.name.clone(), NameBinding::Local { ty: *ty, len: None });
                     param_locals.push(Local {
                         name: p.name.clone(),
                         ty: *ty,

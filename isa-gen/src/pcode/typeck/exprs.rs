@@ -189,8 +189,8 @@ impl<'a> Checker<'a> {
     /// consecutive registers), rather than extending or truncating a fixed-width register.
     pub(super) fn sized_by_view(&self, name: &str) -> bool {
         match self.binding(name) {
-            Some(Binding::Register(_)) => true,
-            Some(Binding::Local { .. }) => false,
+            Some(NameBinding::Register(_)) => true,
+            Some(NameBinding::Local { .. }) => false,
             None => matches!(
                 names::lookup(name),
                 Some(NameKind::Register(Width::Natural) | NameKind::SoftRegister(_))
@@ -292,7 +292,7 @@ impl<'a> Checker<'a> {
         }
         if let A::Name(n) = &base.kind {
             match self.binding(n).cloned() {
-                Some(Binding::Local { ty, len: Some(_) }) => {
+                Some(NameBinding::Local { ty, len: Some(_) }) => {
                     let i = self.index_expr(index);
                     let kind = ExprKind::Element {
                         array: n.clone(),

@@ -121,7 +121,8 @@ impl TE {
 }
 
 #[derive(Clone, Debug)]
-enum Binding {
+/// What a name in scope stands for: a local of the pseudocode, or a declared register.
+enum NameBinding {
     Local {
         ty: Ty,
         len: Option<u32>,
@@ -132,7 +133,7 @@ enum Binding {
 
 #[derive(Default)]
 struct Frame {
-    bindings: HashMap<String, Binding>,
+    bindings: HashMap<String, NameBinding>,
     locals: Vec<Local>,
     /// Inside a lambda: the return type found so far (`Some(None)` before the first return).
     returns: Option<Option<Ty>>,

@@ -11,8 +11,8 @@ impl<'a> Checker<'a> {
         let mk = |ty: Ty, kind: PlaceKind| Some(Place { ty, kind, span });
         match &e.kind {
             A::Name(n) => match self.binding(n).cloned() {
-                Some(Binding::Local { ty, len: None }) => mk(ty, PlaceKind::Local(n.clone())),
-                Some(Binding::Local { len: Some(_), .. }) => {
+                Some(NameBinding::Local { ty, len: None }) => mk(ty, PlaceKind::Local(n.clone())),
+                Some(NameBinding::Local { len: Some(_), .. }) => {
                     self.error(
                         "array-as-value",
                         span,
@@ -20,7 +20,7 @@ impl<'a> Checker<'a> {
                     );
                     None
                 }
-                Some(Binding::Register(ty)) => mk(ty, PlaceKind::Reg(n.clone())),
+                Some(NameBinding::Register(ty)) => mk(ty, PlaceKind::Reg(n.clone())),
                 None => match names::lookup(n) {
                     Some(NameKind::Register(w)) => {
                         // An operand written whole takes the value's width; a fixed-width
@@ -241,7 +241,7 @@ impl<'a> Checker<'a> {
         }
         if let A::Name(n) = &base.kind {
             match self.binding(n).cloned() {
-                Some(Binding::Local { ty, len: Some(_) }) => {
+                Some(NameBinding::Local { ty, len: Some(_) }) => {
                     let i = self.index_expr(index);
                     return mk(
                         ty,

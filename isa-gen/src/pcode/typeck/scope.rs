@@ -3,7 +3,7 @@
 use super::*;
 
 impl<'a> Checker<'a> {
-    pub(super) fn binding(&self, name: &str) -> Option<&Binding> {
+    pub(super) fn binding(&self, name: &str) -> Option<&NameBinding> {
         self.frames.iter().rev().find_map(|f| f.bindings.get(name))
     }
 
@@ -19,7 +19,7 @@ impl<'a> Checker<'a> {
         let frame = self.frame();
         frame
             .bindings
-            .insert(name.to_string(), Binding::Local { ty, len });
+            .insert(name.to_string(), NameBinding::Local { ty, len });
         frame.locals.push(Local {
             name: name.to_string(),
             ty,
@@ -30,10 +30,10 @@ impl<'a> Checker<'a> {
 
     pub(super) fn read_name(&mut self, name: &str, span: Span) -> TE {
         match self.binding(name).cloned() {
-            Some(Binding::Local { ty, len: None }) => {
+            Some(NameBinding::Local { ty, len: None }) => {
                 return TE::fixed(Expr::new(ty, ExprKind::Local(name.to_string()), span));
             }
-            Some(Binding::Local { len: Some(_), .. }) => {
+            Some(NameBinding::Local { len: Some(_), .. }) => {
                 self.error(
                     "array-as-value",
                     span,
@@ -41,7 +41,7 @@ impl<'a> Checker<'a> {
                 );
                 return self.poison(span);
             }
-            Some(Binding::Register(ty)) => {
+            Some(NameBinding::Register(ty)) => {
                 return TE::fixed(Expr::new(ty, ExprKind::Reg(name.to_string()), span))
             }
             None => {}

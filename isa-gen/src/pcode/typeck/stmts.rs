@@ -49,7 +49,7 @@ impl<'a> Checker<'a> {
                     // `declare OFFSET0 : 8'U`: the type of an instruction field.
                     self.frame()
                         .bindings
-                        .insert(name.name.clone(), Binding::Register(*ty));
+                        .insert(name.name.clone(), NameBinding::Register(*ty));
                 } else {
                     self.add_local(&name.name, *ty, len, LocalOrigin::Declared);
                     out.push(Stmt::Declare {
@@ -99,7 +99,7 @@ impl<'a> Checker<'a> {
                 let f = self.expr(from);
                 let t = self.expr(to);
                 let ty = match self.binding(&var.name).cloned() {
-                    Some(Binding::Local { ty, len: None }) => ty,
+                    Some(NameBinding::Local { ty, len: None }) => ty,
                     _ => {
                         let (_, _, ty, _) = self.unify(f.clone(), t.clone(), span);
                         let ty = if ty.is_float() || ty.is_bool() {
