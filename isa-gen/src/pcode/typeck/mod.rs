@@ -120,8 +120,8 @@ impl TE {
     }
 }
 
-#[derive(Clone, Debug)]
 /// What a name in scope stands for: a local of the pseudocode, or a declared register.
+#[derive(Clone, Debug)]
 enum NameBinding {
     Local {
         ty: Ty,
