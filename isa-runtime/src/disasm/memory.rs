@@ -5,7 +5,7 @@
 //! trailing modifiers (`offset:16 gds`, `offset0:1 offset1:2`, `glc slc dlc`, `th:... scope:...`),
 //! and that knowledge is written down here.
 
-use super::{operand_text, reg_text, Family, Printer, Variant};
+use super::{operand_text_into, push_i64, push_reg, push_u64, reg_text, Family, Printer, Variant};
 use crate::operand::{DecodedOperand, Operand, RegFile};
 
 pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
@@ -19,26 +19,43 @@ pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
 
 /// Text of a register operand, honouring the encoding's ACC bit: on CDNA, operands of type
 /// "VGPR or AccVGPR" name accumulation registers (`a0`..) when the instruction's ACC bit is set.
-fn mem_operand_text(p: &Printer, o: &DecodedOperand) -> String {
+fn mem_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand) {
     if let Operand::Reg {
         file: RegFile::Vgpr,
         first,
         count,
     } = o.value
     {
-        let accvgpr = o.info.operand_type.is_some_and(|t| {
-            p.ins.spec.operand_types[t as usize]
-                .name
-                .contains("ACCVGPR")
-        });
         // The GWS instructions carry their data VGPR in the ADDR field (AMD types it as a
         // plain VGPR); LLVM treats it as data, so the ACC bit applies to it too.
-        let gws_data = is_gws(p.ins.info().name);
-        if (accvgpr || gws_data) && p.field("ACC") == Some(1) {
-            return reg_text(RegFile::Agpr, first, count);
+        if p.field("ACC") == Some(1) {
+            let accvgpr = o.info.operand_type.is_some_and(|t| {
+                p.ins.spec.operand_types[t as usize]
+                    .name
+                    .contains("ACCVGPR")
+            });
+            if accvgpr || is_gws(p.ins.info().name) {
+                return push_reg(out, RegFile::Agpr, first, count);
+            }
         }
     }
-    operand_text(p.ins, o)
+    operand_text_into(out, p.ins, o)
+}
+
+/// Appends an operand of a memory instruction ([`mem_operand_text`]).
+fn mem_operand(p: &mut Printer, o: &DecodedOperand) {
+    p.begin_operand();
+    // The printer is read while its text grows: the text is taken out meanwhile.
+    let mut out = std::mem::take(&mut p.out);
+    mem_operand_text(&mut out, p, o);
+    p.out = out;
+}
+
+/// Appends ` name` and `v` in decimal.
+fn number_modifier(p: &mut Printer, name: &str, v: i64) {
+    let out = p.begin_modifier();
+    out.push_str(name);
+    push_i64(out, v);
 }
 
 /// DS instructions that address two locations, each with its own 8-bit offset (LLVM prints
@@ -107,18 +124,17 @@ fn swizzle_text(imm: u64) -> String {
 fn print_ds(p: &mut Printer) {
     p.mnemonic();
     for o in p.explicit() {
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
     let off0 = p.field("OFFSET0").unwrap_or(0);
     let off1 = p.field("OFFSET1").unwrap_or(0);
     let name = p.ins.info().name;
     if ds_has_two_offsets(name) {
         if off0 != 0 {
-            p.modifier(&format!("offset0:{off0}"));
+            number_modifier(p, "offset0:", off0 as i64);
         }
         if off1 != 0 {
-            p.modifier(&format!("offset1:{off1}"));
+            number_modifier(p, "offset1:", off1 as i64);
         }
     } else {
         let offset = off1 << 8 | off0;
@@ -237,7 +253,8 @@ fn print_flat(p: &mut Printer, family: Family) {
                 if let Operand::Reg { file, first, count } = o.value {
                     let offset_only =
                         seg == Segment::Scratch || (has_saddr_operand && saddr == Saddr::Reg);
-                    p.operand(&reg_text(file, first, if offset_only { 1 } else { count }));
+                    let count = if offset_only { 1 } else { count };
+                    push_reg(p.begin_operand(), file, first, count);
                     continue;
                 }
             }
@@ -247,8 +264,7 @@ fn print_flat(p: &mut Printer, family: Family) {
             }
             _ => {}
         }
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
     print_flat_offset(p, seg);
     if p.field("SCALE_OFFSET") == Some(1) {
@@ -361,8 +377,7 @@ fn print_buffer(p: &mut Printer, family: Family) {
             }
             _ => {}
         }
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
     if family == Family::Mtbuf {
         if let (Some(dfmt), Some(nfmt)) = (p.field("DFMT"), p.field("NFMT")) {
@@ -380,7 +395,9 @@ fn print_buffer(p: &mut Printer, family: Family) {
     // offset and the non-temporal hint are ignored, and LLVM does not print them.
     let addressed = p.op_in("VADDR").is_some();
     if let Some(offset) = p.field("OFFSET").filter(|&o| o != 0 && addressed) {
-        p.modifier(&format!("offset:{offset}"));
+        let out = p.begin_modifier();
+        out.push_str("offset:");
+        push_u64(out, offset);
     }
     if addressed {
         print_cache_policy(p, name.contains("_ATOMIC_"), name.contains("_STORE"));
@@ -413,12 +430,13 @@ fn print_flat_offset(p: &mut Printer, seg: Segment) {
     }
     let width = field.width();
     let signed = seg != Segment::Flat || width >= 24;
-    let text = if signed {
-        sign_extend(raw, width).to_string()
+    let out = p.begin_modifier();
+    out.push_str("offset:");
+    if signed {
+        push_i64(out, sign_extend(raw, width));
     } else {
-        raw.to_string()
-    };
-    p.modifier(&format!("offset:{text}"));
+        push_u64(out, raw);
+    }
 }
 
 /// The cache-policy bits as LLVM prints them: `glc slc dlc` (RDNA 1-3), `glc slc scc` (CDNA 2),

@@ -5,8 +5,8 @@
 //! types; the names LLVM prints for their values come from [`crate::overrides`].
 
 use super::{
-    inline_text32, operand_text, operand_type, sign_extend, signed_hex, subfield, Family, Printer,
-    Variant,
+    operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_u64, sign_extend,
+    signed_hex, subfield, Family, Printer, Variant,
 };
 use crate::operand::{classify_in, DecodedOperand, Operand};
 use crate::overrides::{self, name_of};
@@ -24,8 +24,11 @@ fn sop(p: &mut Printer, family: Family) {
     p.mnemonic();
     let explicit = p.explicit();
     for o in &explicit {
-        let t = sop_operand_text(p, o, family);
-        p.operand(&t);
+        p.begin_operand();
+        // The printer is read while its text grows: the text is taken out meanwhile.
+        let mut out = std::mem::take(&mut p.out);
+        sop_operand_text(&mut out, p, &o, family);
+        p.out = out;
     }
     let mnemonic = p.ins.info().mnemonic;
     if explicit.is_empty()
@@ -45,46 +48,59 @@ fn field_name(p: &Printer, o: &DecodedOperand) -> &'static str {
         .map_or("", |f| p.ins.encoding().fields[f as usize].name)
 }
 
-fn sop_operand_text(p: &Printer, o: &DecodedOperand, family: Family) -> String {
+fn sop_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand, family: Family) {
     let ins = p.ins;
     let generation = ins.spec.generation;
     let mnemonic = ins.info().mnemonic;
     let Some(ty) = operand_type(ins, o) else {
-        return operand_text(ins, o);
+        return operand_text_into(out, ins, o);
     };
     let raw = o.raw;
-    match ty.name {
-        "OPR_HWREG" => return hwreg_text(generation, ty, raw),
-        "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => return sendmsg_text(generation, raw),
-        "OPR_WAITCNT" => return waitcnt_text(ty, raw),
-        "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => return depctr_text(ty, raw),
-        "OPR_DELAY" => return delay_text(generation, ty, raw),
-        "OPR_VERSION" => return version_text(generation, ty, raw),
+    let special = match ty.name {
+        "OPR_HWREG" => Some(hwreg_text(generation, ty, raw)),
+        "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => Some(sendmsg_text(generation, raw)),
+        "OPR_WAITCNT" => Some(waitcnt_text(ty, raw)),
+        "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => Some(depctr_text(ty, raw)),
+        "OPR_DELAY" => Some(delay_text(generation, ty, raw)),
+        "OPR_VERSION" => Some(version_text(generation, ty, raw)),
         // Branch targets: LLVM prints the raw 16-bit word offset, unsigned.
-        "OPR_LABEL" => return (raw & 0xffff).to_string(),
-        _ => {}
+        "OPR_LABEL" => return push_u64(out, raw & 0xffff),
+        _ => None,
+    };
+    if let Some(t) = special {
+        return out.push_str(&t);
     }
     let plain_immediate_type = ty.runs.is_empty() && ty.values.is_empty();
     if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)
         && matches!(field_name(p, o), "SIMM16" | "SSRC1")
     {
-        return gpr_idx_text(raw);
+        return out.push_str(&gpr_idx_text(raw));
     }
     if let (Operand::Literal(v), true) = (o.value, plain_immediate_type) {
         // A literal that is an immediate operand (s_setreg_imm32_b32's value), not a source:
         // LLVM prints it as a number, inline-constant values by their inline text.
-        return inline_text32(v as u32).unwrap_or_else(|| format!("0x{:x}", v as u32));
+        if !push_inline32(out, v as u32) {
+            push_hex(out, v as u32 as u64);
+        }
+        return;
     }
     if !matches!(o.value, Operand::Imm(_)) {
-        return operand_text(ins, o);
+        return operand_text_into(out, ins, o);
     }
     match family {
         // SOPK immediates are LLVM's unsigned 16-bit operands: always hex.
-        Family::Sopk => format!("0x{:x}", raw & 0xffff),
-        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => {
-            format!("0x{:x}", raw & 0xffff)
-        }
-        _ => small_decimal(raw),
+        Family::Sopk => push_hex(out, raw & 0xffff),
+        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => push_hex(out, raw & 0xffff),
+        _ => push_small_decimal(out, raw),
+    }
+}
+
+/// [`small_decimal`] appended to `out`.
+fn push_small_decimal(out: &mut String, v: u64) {
+    if v <= 64 {
+        push_u64(out, v)
+    } else {
+        push_hex(out, v)
     }
 }
 

@@ -11,11 +11,10 @@
 //!
 //! None of this is in AMD's XML: it is keyed here by family and field names.
 
-use super::{named_text, reg_text, Family, Printer, Variant};
+use super::{push_hex, push_i64, push_named, push_reg, push_u64, Family, Printer, Variant};
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
 use crate::overrides;
-use std::fmt::Write as _;
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
 /// prints their 32-bit form without `_e32`.
@@ -35,7 +34,7 @@ const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[
 ];
 
 pub fn print(p: &mut Printer, family: Family, variant: Variant) {
-    let shape = Shape::of(p.ins, family, variant);
+    let shape = Shape::of(p, family, variant);
     match family {
         Family::Vopd => print_vopd(p),
         _ => print_alu(p, &shape),
@@ -56,33 +55,21 @@ struct Shape {
     true16: bool,
 }
 
+/// Whether LLVM defines the instruction in one encoding only ([`LLVM_SINGLE_ENCODING`]).
+pub(super) fn llvm_single_encoding(name: &str) -> bool {
+    LLVM_SINGLE_ENCODING.iter().any(|(n, _)| *n == name)
+}
+
 impl Shape {
-    fn of(ins: &Instruction, family: Family, variant: Variant) -> Shape {
-        let spec = ins.spec;
-        let info = ins.info();
-        let (mut has_short, mut has_long, mut compare) = (false, false, false);
-        for &form in info.forms {
-            match spec.encoding_of(form).family {
-                Family::Vop1 | Family::Vop2 => has_short = true,
-                Family::Vopc => {
-                    has_short = true;
-                    compare = true;
-                }
-                Family::Vop3 => has_long = true,
-                _ => {}
-            }
-        }
-        if LLVM_SINGLE_ENCODING.iter().any(|(n, _)| *n == info.name) {
-            has_long = false;
-        }
-        let true16 = spec.traits.true16;
+    fn of(p: &Printer, family: Family, variant: Variant) -> Shape {
+        let plan = p.plan;
         Shape {
             family,
             variant,
-            has_short,
-            has_long,
-            compare,
-            true16,
+            has_short: plan.has_short,
+            has_long: plan.has_long,
+            compare: plan.compare,
+            true16: p.ins.spec.traits.true16,
         }
     }
 
@@ -113,49 +100,69 @@ impl Shape {
     }
 }
 
-/// The operand roles of a form.
+/// The operand roles of a form (counts; the operands are walked again by [`role_of`]).
 struct Roles {
-    destinations: Vec<DecodedOperand>,
-    sources: Vec<DecodedOperand>,
+    destinations: usize,
+    sources: usize,
     /// Implicit VCC written (VOPC, carry-out) and read (carry-in, v_cndmask) by the 32-bit,
     /// DPP and SDWA encodings, which LLVM prints.
-    vcc_out: Option<DecodedOperand>,
-    vcc_in: Option<DecodedOperand>,
+    vcc_out: bool,
+    vcc_in: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Destination,
+    Source,
+    VccOut,
+    VccIn,
+    None,
+}
+
+fn role_of(p: &Printer, long: bool, o: &DecodedOperand) -> Role {
+    let spec = p.ins.spec;
+    let ty = o
+        .info
+        .operand_type
+        .map_or("", |t| spec.operand_types[t as usize].name);
+    if o.info.implicit || o.info.field.is_none() {
+        return match (!long && ty == "OPR_VCC", o.info.output) {
+            (true, true) => Role::VccOut,
+            (true, false) => Role::VccIn,
+            _ => Role::None,
+        };
+    }
+    if o.info.output {
+        // LLVM treats the EXEC destination of v_cmpx as implicit.
+        if ty != "OPR_EXEC" {
+            Role::Destination
+        } else {
+            Role::None
+        }
+    } else {
+        Role::Source
+    }
+}
+
+fn is_long(shape: &Shape) -> bool {
+    matches!(shape.family, Family::Vop3 | Family::Vop3p)
 }
 
 fn roles(p: &Printer, shape: &Shape) -> Roles {
-    let spec = p.ins.spec;
-    let type_name = |o: &DecodedOperand| {
-        o.info
-            .operand_type
-            .map_or("", |t| spec.operand_types[t as usize].name)
-    };
+    let long = is_long(shape);
     let mut r = Roles {
-        destinations: Vec::new(),
-        sources: Vec::new(),
-        vcc_out: None,
-        vcc_in: None,
+        destinations: 0,
+        sources: 0,
+        vcc_out: false,
+        vcc_in: false,
     };
-    let long = matches!(shape.family, Family::Vop3 | Family::Vop3p);
     for o in &p.ops {
-        let ty = type_name(o);
-        if o.info.implicit || o.info.field.is_none() {
-            if !long && ty == "OPR_VCC" {
-                if o.info.output {
-                    r.vcc_out = Some(*o);
-                } else {
-                    r.vcc_in = Some(*o);
-                }
-            }
-            continue;
-        }
-        if o.info.output {
-            // LLVM treats the EXEC destination of v_cmpx as implicit.
-            if ty != "OPR_EXEC" {
-                r.destinations.push(*o);
-            }
-        } else {
-            r.sources.push(*o);
+        match role_of(p, long, o) {
+            Role::Destination => r.destinations += 1,
+            Role::Source => r.sources += 1,
+            Role::VccOut => r.vcc_out = true,
+            Role::VccIn => r.vcc_in = true,
+            Role::None => {}
         }
     }
     r
@@ -169,21 +176,33 @@ fn print_alu(p: &mut Printer, shape: &Shape) {
         dpp_controls(p, shape);
         return;
     }
-    p.out.push_str(shape.suffix(!r.destinations.is_empty()));
+    p.out.push_str(shape.suffix(r.destinations != 0));
     let wave64 = p.ins.spec.wave64;
     let vcc = if wave64 { "vcc" } else { "vcc_lo" };
-    for (k, d) in r.destinations.iter().enumerate() {
-        let t = destination_text(p, shape, d, k);
-        p.operand(&t);
+    let long = is_long(shape);
+    for pass in [Role::Destination, Role::Source] {
+        if pass == Role::Source && r.vcc_out {
+            p.operand(vcc);
+        }
+        let mut index = 0;
+        for k in 0..p.ops.len() {
+            let o = p.ops[k];
+            if role_of(p, long, &o) != pass {
+                continue;
+            }
+            p.begin_operand();
+            // The printer is read while its text grows: the text is taken out meanwhile.
+            let mut t = std::mem::take(&mut p.out);
+            if pass == Role::Destination {
+                destination_text(&mut t, p, shape, &o);
+            } else {
+                source_text(&mut t, p, shape, &o, index);
+            }
+            p.out = t;
+            index += 1;
+        }
     }
-    if r.vcc_out.is_some() {
-        p.operand(vcc);
-    }
-    for (i, s) in r.sources.iter().enumerate() {
-        let t = source_text(p, shape, s, i);
-        p.operand(&t);
-    }
-    if r.vcc_in.is_some() {
+    if r.vcc_in {
         p.operand(vcc);
     }
     output_modifiers(p, shape, &r);
@@ -214,9 +233,7 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
         matches!(field, Some("SRC1" | "VSRC1"))
     };
     let wave32_mask = o.info.data_format.ends_with("M64") && !ins.spec.wave64;
-    let gfx9_exponent = overrides::GFX9.contains(&ins.spec.generation)
-        && ins.info().name == "V_LDEXP_F16"
-        && exponent(ins);
+    let gfx9_exponent = super::plan(ins).gfx9_ldexp_f16 && exponent(ins);
     if wave32_mask || gfx9_exponent {
         32
     } else {
@@ -228,13 +245,13 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
 /// block of FP6 or BF6 values (codes 2, 3) takes 6 registers, of FP4 (code 4) 4, of FP8 or BF8
 /// 8 — as LLVM prints them (it reads the reserved codes 5-7 as 8 registers too).
 fn f8f6f4_source_bits(ins: &Instruction, o: &DecodedOperand) -> Option<u16> {
-    if !ins.info().name.ends_with("_F8F6F4") {
+    if !super::plan(ins).f8f6f4 {
         return None;
     }
     let field = ins.encoding().fields[o.info.field? as usize].name;
     let format = match field {
-        "SRC0" => ins.field("CBSZ")?,
-        "SRC1" => ins.field("BLGP")?,
+        "SRC0" => super::field_of(ins, "CBSZ")?,
+        "SRC1" => super::field_of(ins, "BLGP")?,
         _ => return None,
     };
     Some(match format {
@@ -294,11 +311,10 @@ fn register_half(
 /// True16 generations; before them (GFX9, GFX10) only the VOP3-only 16-bit instructions
 /// (`v_fma_f16`, `v_mad_u32_u16`, ...) have op_sel, the promoted VOP1/VOP2 ones ignore it.
 fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
-    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
-    if shape.family != Family::Vop3 || overrides::vop3_lacks_op_sel(generation, name) {
+    if shape.family != Family::Vop3 || p.plan.vop3_lacks_op_sel {
         return false;
     }
-    overrides::vop3_has_op_sel(generation, name)
+    p.plan.vop3_has_op_sel
         || ((shape.true16 || !shape.has_short)
             && p.ops
                 .iter()
@@ -319,15 +335,12 @@ fn op_sel_bit(p: &Printer, shape: &Shape, bit: u32) -> Option<bool> {
     }
 }
 
-fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -> String {
+fn destination_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand) {
     let ins = p.ins;
     // SDWA compares write VCC unless SD selects the SDST field.
     if shape.variant.sdwa && p.field("SD") == Some(0) {
-        return if ins.spec.wave64 {
-            "vcc".into()
-        } else {
-            "vcc_lo".into()
-        };
+        out.push_str(if ins.spec.wave64 { "vcc" } else { "vcc_lo" });
+        return;
     }
     // The mixed-precision FMAs write a whole VGPR (mixlo/mixhi pick the half by name).
     let (value, half) = if is_mix(p) {
@@ -335,16 +348,24 @@ fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -
     } else {
         register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3))
     };
-    let mut t = value_text(ins, &value);
-    t.push_str(half);
-    t
+    value_text(out, ins, &value);
+    out.push_str(half);
 }
 
+/// Names of the DPP16 and SDWA source modifier bits, by source.
+const SRC_NEG: [&str; 3] = ["SRC0_NEG", "SRC1_NEG", "SRC2_NEG"];
+const SRC_ABS: [&str; 3] = ["SRC0_ABS", "SRC1_ABS", "SRC2_ABS"];
+const SRC_SEXT: [&str; 3] = ["SRC0_SEXT", "SRC1_SEXT", "SRC2_SEXT"];
+
 /// A source with its input modifiers.
-fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> String {
+fn source_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) {
     let ins = p.ins;
-    let bit = |name: &str| p.field(name).is_some_and(|v| v >> index & 1 == 1);
-    let named = |name: String| p.field(&name).is_some_and(|v| v & 1 == 1);
+    let bit = |name: &'static str| p.field(name).is_some_and(|v| v >> index & 1 == 1);
+    let named = |names: &[&'static str; 3]| {
+        names
+            .get(index)
+            .is_some_and(|&name| p.field(name).is_some_and(|v| v & 1 == 1))
+    };
     let value = if shape.variant.sdwa {
         sdwa_source(p, o, index)
     } else {
@@ -356,40 +377,47 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
         agpr_source(p, value, index)
     };
     let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
-    let mut t = value_text(ins, &value);
-    t.push_str(half);
     let (neg, abs, sext) = match shape.family {
         Family::Vop3 => (bit("NEG"), bit("ABS"), false),
         // The mixed-precision FMAs take VOP3's input modifiers: NEG negates, NEG_HI is abs.
         Family::Vop3p if is_mix(p) => (bit("NEG"), bit("NEG_HI"), false),
         // Other VOP3P instructions print their NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
-        _ if shape.variant.dpp16 || shape.variant.sdwa => (
-            named(format!("SRC{index}_NEG")),
-            named(format!("SRC{index}_ABS")),
-            named(format!("SRC{index}_SEXT")),
-        ),
+        _ if shape.variant.dpp16 || shape.variant.sdwa => {
+            (named(&SRC_NEG), named(&SRC_ABS), named(&SRC_SEXT))
+        }
         _ => (false, false, false),
     };
-    if sext {
-        t = format!("sext({t})");
-    }
-    if abs {
-        t = format!("|{t}|");
-    }
+    // Outermost first: `-` or `neg(`, then `|`, then `sext(`.
+    let mut close = "";
     if neg {
         // `neg(...)` keeps a negated constant apart from a negative one.
         let immediate = matches!(
             value.value,
             Operand::Int(_) | Operand::Float(_) | Operand::Literal(_)
         );
-        t = if immediate && !abs {
-            format!("neg({t})")
+        if immediate && !abs {
+            out.push_str("neg(");
+            close = ")";
         } else {
-            format!("-{t}")
-        };
+            out.push('-');
+        }
     }
-    t
+    if abs {
+        out.push('|');
+    }
+    if sext {
+        out.push_str("sext(");
+    }
+    value_text(out, ins, &value);
+    out.push_str(half);
+    if sext {
+        out.push(')');
+    }
+    if abs {
+        out.push('|');
+    }
+    out.push_str(close);
 }
 
 /// MFMA (CDNA 2+): bit `index` of ACC puts source A (0) or B (1) in the AGPRs.
@@ -413,13 +441,13 @@ fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
 
 /// The mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`).
 fn is_mix(p: &Printer) -> bool {
-    p.ins.info().name.contains("_MIX")
+    p.plan.mix
 }
 
 /// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
 fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
     // A sparse MFMA's third source is its index VGPR, not an accumulator.
-    if p.ins.info().name.starts_with("V_SMFMAC") && !o.info.output {
+    if p.plan.smfmac && !o.info.output {
         return o;
     }
     match o.value {
@@ -441,7 +469,9 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
 
 /// SDWA sources hold a VGPR number unless their S bit selects a scalar source.
 fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand {
-    let scalar = p.field(&format!("S{index}"));
+    let scalar = ["S0", "S1", "S2"]
+        .get(index)
+        .and_then(|&name| p.field(name));
     let Some(ty) = o
         .info
         .operand_type
@@ -460,34 +490,35 @@ fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand 
     DecodedOperand { value, ..*o }
 }
 
-/// The text of an operand's value, by its data format (LLVM prints constants by operand type).
-fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
+/// The text of an operand's value, by its data format (LLVM prints constants by operand type),
+/// appended to `out`.
+fn value_text(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
     let size = effective_size(ins, o);
     let format = o.info.data_format;
     match o.value {
         Operand::Reg { file, first, .. } => {
             let count = crate::operand::register_count(size);
-            reg_text(file, super::aligned_first(file, first, count), count)
+            push_reg(out, file, super::aligned_first(file, first, count), count)
         }
-        Operand::Named(n) => named_text(n, size),
-        Operand::Int(i) => i.to_string(),
-        Operand::Float(name) => float_constant_text(name, format, size),
-        Operand::Literal(v) if is_constant_operand(ins, o) => format!("0x{v:x}"),
+        Operand::Named(n) => push_named(out, n, size),
+        Operand::Int(i) => push_i64(out, i),
+        Operand::Float(name) => out.push_str(&float_constant_text(name, format, size)),
+        Operand::Literal(v) if is_constant_operand(ins, o) => push_hex(out, v),
         // LLVM types the mixed-precision FMAs' sources as f16: their literal prints as one.
-        Operand::Literal(v) if ins.info().name.contains("_MIX") => {
-            literal_text(v, "FMT_NUM_F16", 16)
+        Operand::Literal(v) if super::plan(ins).mix => {
+            out.push_str(&literal_text(v, "FMT_NUM_F16", 16))
         }
         Operand::Literal(v)
             if size == 16
                 && format.contains("BF16")
                 && overrides::GFX9.contains(&ins.spec.generation) =>
         {
-            gfx9_bf16_literal_text(v)
+            out.push_str(&gfx9_bf16_literal_text(v))
         }
-        Operand::Literal(v) => literal_text(v, format, size),
+        Operand::Literal(v) => out.push_str(&literal_text(v, format, size)),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
-        Operand::Imm(v) => format!("0x{v:x}"),
-        _ => super::operand_text(ins, o),
+        Operand::Imm(v) => push_hex(out, v),
+        _ => super::operand_text_into(out, ins, o),
     }
 }
 
@@ -616,17 +647,18 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
         if sel != 0 {
             // Some instructions LLVM gives op_sel for a byte or word select print three
             // source slots, present or not.
-            let slots = match overrides::vop3_op_sel_slots(p.ins.spec.generation, p.ins.info().name)
-            {
+            let slots = match p.plan.op_sel_slots {
                 Some(overrides::OpSelSlots::Three) => 3,
-                _ => r.sources.len(),
+                _ => r.sources,
             };
-            let mut t = String::from("op_sel:[");
+            let t = p.begin_modifier();
+            t.push_str("op_sel:[");
             for i in 0..slots {
-                let _ = write!(t, "{},", sel >> i & 1);
+                t.push(bit_char(sel >> i));
+                t.push(',');
             }
-            let _ = write!(t, "{}]", sel >> 3 & 1);
-            p.modifier(&t);
+            t.push(bit_char(sel >> 3));
+            t.push(']');
         }
     }
     if shape.family == Family::Vop3 || shape.variant.sdwa {
@@ -651,16 +683,37 @@ const OP_SEL_HI_2_BIT: u32 = 14;
 /// Mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`) use op_sel_hi to pick f16 sources, so it
 /// defaults to 0 for them; packed instructions default it to all ones.
 fn packed_default_hi(p: &Printer) -> bool {
-    !p.ins.info().name.contains("_MIX")
+    !p.plan.mix
+}
+
+/// `0` or `1`: bit 0 of `v`.
+fn bit_char(v: u64) -> char {
+    if v & 1 == 1 {
+        '1'
+    } else {
+        '0'
+    }
+}
+
+/// Appends `name:[b0,b1,...]` with the low `n` bits of `v`.
+fn push_bit_list(out: &mut String, name: &str, v: u64, n: usize) {
+    out.push_str(name);
+    out.push_str(":[");
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push(bit_char(v >> i));
+    }
+    out.push(']');
 }
 
 /// VOP3P: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi`, each printed when it differs from its
 /// default, with one entry per source; then `clamp`, and MFMA's `cbsz`, `abid`, `blgp`.
 fn packed_modifiers(p: &mut Printer, r: &Roles) {
-    let n = r.sources.len();
+    let n = r.sources;
     let all = (1u64 << n) - 1;
-    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
-    let op_sel_hi = if overrides::vop3p_ignores_op_sel_hi(generation, name) {
+    let op_sel_hi = if p.plan.vop3p_ignores_op_sel_hi {
         None
     } else {
         op_sel_hi_bits(p, n)
@@ -683,21 +736,21 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
             continue;
         };
         if v != default {
-            let bits: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
-            p.modifier(&format!("{name}:[{}]", bits.join(",")));
+            push_bit_list(p.begin_modifier(), name, v, n);
         }
     }
     if p.field("CLAMP").is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
-    let blgp_is_neg = overrides::mfma_blgp_is_neg(generation, name);
-    for field in ["CBSZ", "ABID", "BLGP"] {
+    let blgp_is_neg = p.plan.mfma_blgp_is_neg;
+    for (field, text) in [("CBSZ", "cbsz:"), ("ABID", "abid:"), ("BLGP", "blgp:")] {
         if let Some(v) = p.field(field).filter(|&v| v != 0) {
+            let out = p.begin_modifier();
             if field == "BLGP" && blgp_is_neg {
-                let bits: Vec<String> = (0..3).map(|i| (v >> i & 1).to_string()).collect();
-                p.modifier(&format!("neg:[{}]", bits.join(",")));
+                push_bit_list(out, "neg", v, 3);
             } else {
-                p.modifier(&format!("{}:{v}", field.to_ascii_lowercase()));
+                out.push_str(text);
+                push_u64(out, v);
             }
         }
     }
@@ -706,10 +759,9 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
 /// The op_sel_hi bits of `n` sources, with CDNA's bit 14 (see [`OP_SEL_HI_2_BIT`]).
 fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
     let enc = p.ins.encoding();
-    let field = enc
-        .fields
-        .iter()
-        .find(|f| f.name == "OP_SEL_HI" || f.name == "OPSEL_HI")?;
+    let index =
+        super::field_index(enc, "OP_SEL_HI").or_else(|| super::field_index(enc, "OPSEL_HI"))?;
+    let field = &enc.fields[index];
     let mut v = field.extract(p.ins.bits);
     let width = field.width() as usize;
     let bit14_free = enc
@@ -723,11 +775,28 @@ fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
 }
 
 /// ` dpp8:[l0,..,l7]` and ` fi:1` (the DPP8 marker 0xEA in SRC0 asks for fetch-inactive).
+const LANE_SEL: [&str; 8] = [
+    "LANE_SEL_0",
+    "LANE_SEL_1",
+    "LANE_SEL_2",
+    "LANE_SEL_3",
+    "LANE_SEL_4",
+    "LANE_SEL_5",
+    "LANE_SEL_6",
+    "LANE_SEL_7",
+];
+
 fn dpp8_controls(p: &mut Printer) {
-    let lanes: Vec<String> = (0..8)
-        .map(|k| p.field(&format!("LANE_SEL_{k}")).unwrap_or(0).to_string())
-        .collect();
-    p.modifier(&format!("dpp8:[{}]", lanes.join(",")));
+    let ins = p.ins;
+    let out = p.begin_modifier();
+    out.push_str("dpp8:[");
+    for (k, name) in LANE_SEL.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_u64(out, super::field_of(ins, name).unwrap_or(0));
+    }
+    out.push(']');
     if p.field("SRC0") == Some(0xea) {
         p.modifier("fi:1");
     }
@@ -747,14 +816,13 @@ fn dpp16_controls(p: &mut Printer) {
             None => p.modifier(""),
         }
     }
-    p.modifier(&format!(
-        "row_mask:0x{:x}",
-        p.field("ROW_MASK").unwrap_or(0)
-    ));
-    p.modifier(&format!(
-        "bank_mask:0x{:x}",
-        p.field("BANK_MASK").unwrap_or(0)
-    ));
+    let (row, bank) = (p.field("ROW_MASK"), p.field("BANK_MASK"));
+    let out = p.begin_modifier();
+    out.push_str("row_mask:");
+    push_hex(out, row.unwrap_or(0));
+    let out = p.begin_modifier();
+    out.push_str("bank_mask:");
+    push_hex(out, bank.unwrap_or(0));
     if p.field("BOUND_CTRL").is_some_and(|b| b != 0) {
         p.modifier("bound_ctrl:1");
     }
@@ -824,21 +892,26 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
             .copied()
             .unwrap_or("?")
     };
-    let dst_select = !overrides::sdwa_without_dst_select(p.ins.spec.generation, p.ins.info().name);
+    let dst_select = !p.plan.sdwa_without_dst_select;
+    let control = |p: &mut Printer, name: &str, value: &str| {
+        let out = p.begin_modifier();
+        out.push_str(name);
+        out.push_str(value);
+    };
     if shape.family != Family::Vopc && dst_select {
-        let t = format!("dst_sel:{}", select(p.field("DST_SEL")));
-        p.modifier(&t);
+        let sel = select(p.field("DST_SEL"));
+        control(p, "dst_sel:", sel);
         let unused = SDWA_UNUSED
             .get(p.field("DST_UNUSED").unwrap_or(0) as usize)
             .copied()
             .unwrap_or("?");
-        p.modifier(&format!("dst_unused:{unused}"));
+        control(p, "dst_unused:", unused);
     }
-    let t = format!("src0_sel:{}", select(p.field("SRC0_SEL")));
-    p.modifier(&t);
+    let sel = select(p.field("SRC0_SEL"));
+    control(p, "src0_sel:", sel);
     if shape.family != Family::Vop1 {
-        let t = format!("src1_sel:{}", select(p.field("SRC1_SEL")));
-        p.modifier(&t);
+        let sel = select(p.field("SRC1_SEL"));
+        control(p, "src1_sel:", sel);
     }
 }
 
