@@ -38,13 +38,14 @@ pub fn disassemble(ins: &Instruction) -> String {
 pub fn disassemble_into(ins: &Instruction, out: &mut String) {
     let mut ops = OPERANDS.with(|c| c.take());
     ops.clear();
-    operands_into(ins, &mut ops);
+    let plan = plan(ins);
+    operands_into(ins, plan, &mut ops);
     let mut p = Printer {
         ins,
         ops,
         out: std::mem::take(out),
         operands_written: 0,
-        plan: plan(ins),
+        plan,
     };
     let enc = ins.encoding();
     let (fam, var) = (enc.family, enc.variant);
@@ -80,9 +81,8 @@ thread_local! {
 }
 
 /// [`Instruction::operands`] into `ops` (no new `Vec`).
-fn operands_into(ins: &Instruction, ops: &mut Vec<DecodedOperand>) {
-    let enc = ins.encoding();
-    let plan = plan(ins);
+fn operands_into(ins: &Instruction, plan: &FormPlan, ops: &mut Vec<DecodedOperand>) {
+    let enc = plan.encoding;
     let literal = plan
         .literal_field
         .map(|f| enc.fields[f as usize].extract(ins.bits));
@@ -95,10 +95,170 @@ fn operands_into(ins: &Instruction, ops: &mut Vec<DecodedOperand>) {
     }));
 }
 
+/// The fields the printers read by name, as indices into [`FormPlan::fields`] (their
+/// positions in the form's encoding, found once per form).
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F {
+    ACC,
+    OFFSET0,
+    OFFSET1,
+    GDS,
+    TH,
+    GLC,
+    SC0,
+    SC1,
+    SLC,
+    NT,
+    DLC,
+    SCC,
+    SVE,
+    SCALE_OFFSET,
+    LDS,
+    IDXEN,
+    OFFEN,
+    ADDR64,
+    DFMT,
+    NFMT,
+    OFFSET,
+    IOFFSET,
+    SCOPE,
+    NV,
+    SIMM16,
+    IMM,
+    SOFFSET_EN,
+    CBSZ,
+    BLGP,
+    ABID,
+    OP_SEL,
+    OPSEL,
+    OP_SEL_HI,
+    OPSEL_HI,
+    SD,
+    NEG,
+    ABS,
+    NEG_HI,
+    S0,
+    S1,
+    S2,
+    SRC0_NEG,
+    SRC1_NEG,
+    SRC2_NEG,
+    SRC0_ABS,
+    SRC1_ABS,
+    SRC2_ABS,
+    SRC0_SEXT,
+    SRC1_SEXT,
+    SRC2_SEXT,
+    ACC_CD,
+    CLAMP,
+    OMOD,
+    SRC0,
+    DPP_CTRL,
+    ROW_MASK,
+    BANK_MASK,
+    BOUND_CTRL,
+    FI,
+    DST_SEL,
+    DST_UNUSED,
+    SRC0_SEL,
+    SRC1_SEL,
+    LANE_SEL_0,
+    LANE_SEL_1,
+    LANE_SEL_2,
+    LANE_SEL_3,
+    LANE_SEL_4,
+    LANE_SEL_5,
+    LANE_SEL_6,
+    LANE_SEL_7,
+}
+
+impl F {
+    /// Every known field, in the enum's order, with its name in AMD's encodings.
+    const ALL: [(F, &'static str); 71] = [
+        (F::ACC, "ACC"),
+        (F::OFFSET0, "OFFSET0"),
+        (F::OFFSET1, "OFFSET1"),
+        (F::GDS, "GDS"),
+        (F::TH, "TH"),
+        (F::GLC, "GLC"),
+        (F::SC0, "SC0"),
+        (F::SC1, "SC1"),
+        (F::SLC, "SLC"),
+        (F::NT, "NT"),
+        (F::DLC, "DLC"),
+        (F::SCC, "SCC"),
+        (F::SVE, "SVE"),
+        (F::SCALE_OFFSET, "SCALE_OFFSET"),
+        (F::LDS, "LDS"),
+        (F::IDXEN, "IDXEN"),
+        (F::OFFEN, "OFFEN"),
+        (F::ADDR64, "ADDR64"),
+        (F::DFMT, "DFMT"),
+        (F::NFMT, "NFMT"),
+        (F::OFFSET, "OFFSET"),
+        (F::IOFFSET, "IOFFSET"),
+        (F::SCOPE, "SCOPE"),
+        (F::NV, "NV"),
+        (F::SIMM16, "SIMM16"),
+        (F::IMM, "IMM"),
+        (F::SOFFSET_EN, "SOFFSET_EN"),
+        (F::CBSZ, "CBSZ"),
+        (F::BLGP, "BLGP"),
+        (F::ABID, "ABID"),
+        (F::OP_SEL, "OP_SEL"),
+        (F::OPSEL, "OPSEL"),
+        (F::OP_SEL_HI, "OP_SEL_HI"),
+        (F::OPSEL_HI, "OPSEL_HI"),
+        (F::SD, "SD"),
+        (F::NEG, "NEG"),
+        (F::ABS, "ABS"),
+        (F::NEG_HI, "NEG_HI"),
+        (F::S0, "S0"),
+        (F::S1, "S1"),
+        (F::S2, "S2"),
+        (F::SRC0_NEG, "SRC0_NEG"),
+        (F::SRC1_NEG, "SRC1_NEG"),
+        (F::SRC2_NEG, "SRC2_NEG"),
+        (F::SRC0_ABS, "SRC0_ABS"),
+        (F::SRC1_ABS, "SRC1_ABS"),
+        (F::SRC2_ABS, "SRC2_ABS"),
+        (F::SRC0_SEXT, "SRC0_SEXT"),
+        (F::SRC1_SEXT, "SRC1_SEXT"),
+        (F::SRC2_SEXT, "SRC2_SEXT"),
+        (F::ACC_CD, "ACC_CD"),
+        (F::CLAMP, "CLAMP"),
+        (F::OMOD, "OMOD"),
+        (F::SRC0, "SRC0"),
+        (F::DPP_CTRL, "DPP_CTRL"),
+        (F::ROW_MASK, "ROW_MASK"),
+        (F::BANK_MASK, "BANK_MASK"),
+        (F::BOUND_CTRL, "BOUND_CTRL"),
+        (F::FI, "FI"),
+        (F::DST_SEL, "DST_SEL"),
+        (F::DST_UNUSED, "DST_UNUSED"),
+        (F::SRC0_SEL, "SRC0_SEL"),
+        (F::SRC1_SEL, "SRC1_SEL"),
+        (F::LANE_SEL_0, "LANE_SEL_0"),
+        (F::LANE_SEL_1, "LANE_SEL_1"),
+        (F::LANE_SEL_2, "LANE_SEL_2"),
+        (F::LANE_SEL_3, "LANE_SEL_3"),
+        (F::LANE_SEL_4, "LANE_SEL_4"),
+        (F::LANE_SEL_5, "LANE_SEL_5"),
+        (F::LANE_SEL_6, "LANE_SEL_6"),
+        (F::LANE_SEL_7, "LANE_SEL_7"),
+    ];
+}
+
+/// No field: the form's encoding has no field of that name.
+const NO_FIELD: u16 = u16::MAX;
+
 /// What printing needs of a form that depends on the form alone, worked out once per form
 /// (at its first instruction) instead of per instruction: LLVM's mnemonic after
 /// [`crate::overrides`], the other encodings of the instruction, the overrides that apply.
 pub struct FormPlan {
+    /// The form's encoding.
+    pub encoding: &'static EncodingInfo,
     /// LLVM's mnemonic ([`crate::overrides::llvm_mnemonic`]).
     pub mnemonic: &'static str,
     /// The field holding the literal (`LITERAL`, else `LITERAL64`), if the encoding has one.
@@ -126,6 +286,8 @@ pub struct FormPlan {
     pub vop3p_ignores_op_sel_hi: bool,
     pub mfma_blgp_is_neg: bool,
     pub sdwa_without_dst_select: bool,
+    /// The positions of the known fields ([`F`]) in the encoding; [`NO_FIELD`] for none.
+    pub fields: [u16; F::ALL.len()],
 }
 
 impl FormPlan {
@@ -157,6 +319,7 @@ impl FormPlan {
             has_long = false;
         }
         FormPlan {
+            encoding: enc,
             mnemonic: o::llvm_mnemonic(generation, name, info.mnemonic),
             literal_field: field("LITERAL").or_else(|| field("LITERAL64")),
             literal64: field("LITERAL64").is_some(),
@@ -173,6 +336,10 @@ impl FormPlan {
             vop3p_ignores_op_sel_hi: o::vop3p_ignores_op_sel_hi(generation, name),
             mfma_blgp_is_neg: o::mfma_blgp_is_neg(generation, name),
             sdwa_without_dst_select: o::sdwa_without_dst_select(generation, name),
+            fields: F::ALL.map(|(k, n)| {
+                debug_assert_eq!(F::ALL[k as usize].0, k);
+                field(n).unwrap_or(NO_FIELD)
+            }),
         }
     }
 }
@@ -248,6 +415,18 @@ pub fn field_index(enc: &'static EncodingInfo, name: &'static str) -> Option<usi
         }
         index
     })
+}
+
+/// The value of known field `k` of `ins`.
+pub fn known_field(ins: &Instruction, k: F) -> Option<u64> {
+    known_field_in(ins, plan(ins), k)
+}
+
+fn known_field_in(ins: &Instruction, plan: &FormPlan, k: F) -> Option<u64> {
+    match plan.fields[k as usize] {
+        NO_FIELD => None,
+        i => Some(plan.encoding.fields[i as usize].extract(ins.bits)),
+    }
 }
 
 /// The value of field `name` of `ins` (what [`Instruction::field`] gives, by
@@ -349,13 +528,14 @@ pub struct Printer<'a> {
 impl<'a> Printer<'a> {
     pub fn new(ins: &'a Instruction) -> Printer<'a> {
         let mut ops = Vec::new();
-        operands_into(ins, &mut ops);
+        let plan = plan(ins);
+        operands_into(ins, plan, &mut ops);
         Printer {
             ins,
             ops,
             out: String::new(),
             operands_written: 0,
-            plan: plan(ins),
+            plan,
         }
     }
 
@@ -394,6 +574,19 @@ impl<'a> Printer<'a> {
 
     pub fn field(&self, name: &'static str) -> Option<u64> {
         field_of(self.ins, name)
+    }
+
+    /// The value of known field `k`, if the encoding has it.
+    pub fn f(&self, k: F) -> Option<u64> {
+        known_field_in(self.ins, self.plan, k)
+    }
+
+    /// The position of known field `k` in the encoding.
+    pub fn field_position(&self, k: F) -> Option<usize> {
+        match self.plan.fields[k as usize] {
+            NO_FIELD => None,
+            i => Some(i as usize),
+        }
     }
 
     /// The explicit (encoded) operands.
@@ -841,11 +1034,15 @@ pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
 
 /// [`operand_text`] appended to `out`.
 pub fn operand_text_into(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
+    operand_text_in(out, ins, plan(ins), o)
+}
+
+/// [`operand_text_into`] with the form's plan at hand.
+fn operand_text_in(out: &mut String, ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) {
     if let Operand::Unknown(v) = o.value {
         return unknown_text_into(out, ins, o, v);
     }
-    let literal64 = plan(ins).literal64;
-    value_text_into(out, ins.spec, imm_style(ins, o), literal64, o)
+    value_text_into(out, ins.spec, imm_style(ins, o), plan.literal64, o)
 }
 
 /// The LLVM text of an operand of `spec` whose constants print in `style` (what

@@ -6,7 +6,7 @@
 
 use super::{
     operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_u64, sign_extend,
-    signed_hex, subfield, Family, Printer, Variant,
+    signed_hex, subfield, Family, Printer, Variant, F,
 };
 use crate::operand::{classify_in, DecodedOperand, Operand};
 use crate::overrides::{self, name_of};
@@ -36,7 +36,7 @@ fn sop(p: &mut Printer, family: Family) {
             .iter()
             .any(|e| e.0 == mnemonic)
     {
-        if let Some(v) = p.field("SIMM16").filter(|&v| v != 0) {
+        if let Some(v) = p.f(F::SIMM16).filter(|&v| v != 0) {
             p.operand(&v.to_string());
         }
     }
@@ -59,7 +59,7 @@ fn sop_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand, family: F
     let special = match ty.name {
         "OPR_HWREG" => Some(hwreg_text(generation, ty, raw)),
         "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => Some(sendmsg_text(generation, raw)),
-        "OPR_WAITCNT" => Some(waitcnt_text(ty, raw)),
+        "OPR_WAITCNT" => return push_waitcnt(out, ty, raw),
         "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => Some(depctr_text(ty, raw)),
         "OPR_DELAY" => Some(delay_text(generation, ty, raw)),
         "OPR_VERSION" => Some(version_text(generation, ty, raw)),
@@ -187,22 +187,36 @@ fn all_ones(f: &FieldInfo) -> u64 {
 }
 
 /// `vmcnt(n) expcnt(n) lgkmcnt(n)` from the fields of `OPR_WAITCNT`.
+#[cfg(test)]
 fn waitcnt_text(ty: &OperandTypeInfo, raw: u64) -> String {
-    let counters: Vec<(&FieldInfo, u64)> = WAITCNT_ORDER
+    let mut t = String::new();
+    push_waitcnt(&mut t, ty, raw);
+    t
+}
+
+/// [`waitcnt_text`] appended to `out`.
+fn push_waitcnt(out: &mut String, ty: &OperandTypeInfo, raw: u64) {
+    let counters = WAITCNT_ORDER
         .iter()
         .filter_map(|n| ty.fields.iter().find(|f| f.name == *n))
-        .map(|f| (f, f.extract(raw as u128)))
-        .collect();
-    let all_default = counters.iter().all(|(f, v)| *v == all_ones(f));
-    let parts: Vec<String> = counters
-        .iter()
-        .filter(|(f, v)| all_default || *v != all_ones(f))
-        .map(|(f, v)| format!("{}cnt({v})", f.name.to_ascii_lowercase()))
-        .collect();
-    if parts.is_empty() {
-        return format!("0x{raw:x}");
+        .map(|f| (f, f.extract(raw as u128)));
+    let all_default = counters.clone().all(|(f, v)| v == all_ones(f));
+    let mut first = true;
+    for (f, v) in counters.filter(|(f, v)| all_default || *v != all_ones(f)) {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        for c in f.name.chars() {
+            out.push(c.to_ascii_lowercase());
+        }
+        out.push_str("cnt(");
+        push_u64(out, v);
+        out.push(')');
     }
-    parts.join(" ")
+    if first {
+        push_hex(out, raw);
+    }
 }
 
 /// LLVM's order of the dependency counters (`depctr_va_vdst` before `depctr_va_sdst`).
@@ -343,7 +357,7 @@ fn smem_offset_text(p: &Printer, soffset: &DecodedOperand) -> String {
     };
     let offset = sign_extend(off_field.extract(p.ins.bits), off_field.width());
     let reg = operand_text(p.ins, soffset);
-    if let (Some(imm), Some(soffset_en)) = (p.field("IMM"), p.field("SOFFSET_EN")) {
+    if let (Some(imm), Some(soffset_en)) = (p.f(F::IMM), p.f(F::SOFFSET_EN)) {
         return match (imm, soffset_en) {
             (0, 0) => register_code_text(p, soffset, off_field.extract(p.ins.bits) & 0x7f),
             (0, _) => reg,
@@ -394,12 +408,12 @@ fn register_code_text(p: &Printer, like: &DecodedOperand, code: u64) -> String {
 
 /// `glc`, `dlc` (GFX9-11); `th:`, `scope:` and `nv` (GFX12). GFX9's NV bit is not printed.
 fn smem_cache_policy(p: &mut Printer) {
-    for (field, text) in [("GLC", "glc"), ("DLC", "dlc")] {
-        if p.field(field).is_some_and(|v| v != 0) {
+    for (field, text) in [(F::GLC, "glc"), (F::DLC, "dlc")] {
+        if p.f(field).is_some_and(|v| v != 0) {
             p.modifier(text);
         }
     }
-    let (Some(th), Some(scope)) = (p.field("TH"), p.field("SCOPE")) else {
+    let (Some(th), Some(scope)) = (p.f(F::TH), p.f(F::SCOPE)) else {
         return;
     };
     let th_name = match (th, scope) {
@@ -417,7 +431,7 @@ fn smem_cache_policy(p: &mut Printer) {
     {
         p.modifier(&format!("scope:{s}"));
     }
-    if p.field("NV").is_some_and(|v| v != 0) {
+    if p.f(F::NV).is_some_and(|v| v != 0) {
         p.modifier("nv");
     }
 }

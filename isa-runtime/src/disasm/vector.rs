@@ -11,7 +11,9 @@
 //!
 //! None of this is in AMD's XML: it is keyed here by family and field names.
 
-use super::{push_hex, push_i64, push_named, push_reg, push_u64, Family, Printer, Variant};
+use super::{
+    push_hex, push_i64, push_named, push_reg, push_u64, Family, FormPlan, Printer, Variant, F,
+};
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
 use crate::overrides;
@@ -224,8 +226,8 @@ fn dpp_controls(p: &mut Printer, shape: &Shape) {
 /// the F8F6F4 MFMA sources hold their format's share of the 8 registers. GFX9's v_ldexp_f16
 /// takes its exponent (AMD: 16 bits) as a 32-bit integer in LLVM, so a float inline constant
 /// there prints as itself (`-0.5`), not as half-precision bits.
-fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
-    if let Some(bits) = f8f6f4_source_bits(ins, o) {
+fn effective_size(ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) -> u16 {
+    if let Some(bits) = f8f6f4_source_bits(ins, plan, o) {
         return bits;
     }
     let exponent = |ins: &Instruction| {
@@ -233,7 +235,7 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
         matches!(field, Some("SRC1" | "VSRC1"))
     };
     let wave32_mask = o.info.data_format.ends_with("M64") && !ins.spec.wave64;
-    let gfx9_exponent = super::plan(ins).gfx9_ldexp_f16 && exponent(ins);
+    let gfx9_exponent = plan.gfx9_ldexp_f16 && exponent(ins);
     if wave32_mask || gfx9_exponent {
         32
     } else {
@@ -244,14 +246,14 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
 /// CDNA 4's `V_MFMA_*_F8F6F4`: CBSZ (source A) and BLGP (source B) name the format, and a
 /// block of FP6 or BF6 values (codes 2, 3) takes 6 registers, of FP4 (code 4) 4, of FP8 or BF8
 /// 8 — as LLVM prints them (it reads the reserved codes 5-7 as 8 registers too).
-fn f8f6f4_source_bits(ins: &Instruction, o: &DecodedOperand) -> Option<u16> {
-    if !super::plan(ins).f8f6f4 {
+fn f8f6f4_source_bits(ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) -> Option<u16> {
+    if !plan.f8f6f4 {
         return None;
     }
     let field = ins.encoding().fields[o.info.field? as usize].name;
     let format = match field {
-        "SRC0" => super::field_of(ins, "CBSZ")?,
-        "SRC1" => super::field_of(ins, "BLGP")?,
+        "SRC0" => super::known_field(ins, F::CBSZ)?,
+        "SRC1" => super::known_field(ins, F::BLGP)?,
         _ => return None,
     };
     Some(match format {
@@ -322,7 +324,7 @@ fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
 }
 
 fn op_sel_field(p: &Printer) -> Option<u64> {
-    p.field("OP_SEL").or_else(|| p.field("OPSEL"))
+    p.f(F::OP_SEL).or_else(|| p.f(F::OPSEL))
 }
 
 /// The OP_SEL bit of operand `bit` (sources 0-2, destination 3) in VOP3 encodings; `None` for
@@ -338,7 +340,7 @@ fn op_sel_bit(p: &Printer, shape: &Shape, bit: u32) -> Option<bool> {
 fn destination_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand) {
     let ins = p.ins;
     // SDWA compares write VCC unless SD selects the SDST field.
-    if shape.variant.sdwa && p.field("SD") == Some(0) {
+    if shape.variant.sdwa && p.f(F::SD) == Some(0) {
         out.push_str(if ins.spec.wave64 { "vcc" } else { "vcc_lo" });
         return;
     }
@@ -348,23 +350,22 @@ fn destination_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOpe
     } else {
         register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3))
     };
-    value_text(out, ins, &value);
+    value_text(out, p, &value);
     out.push_str(half);
 }
 
 /// Names of the DPP16 and SDWA source modifier bits, by source.
-const SRC_NEG: [&str; 3] = ["SRC0_NEG", "SRC1_NEG", "SRC2_NEG"];
-const SRC_ABS: [&str; 3] = ["SRC0_ABS", "SRC1_ABS", "SRC2_ABS"];
-const SRC_SEXT: [&str; 3] = ["SRC0_SEXT", "SRC1_SEXT", "SRC2_SEXT"];
+const SRC_NEG: [F; 3] = [F::SRC0_NEG, F::SRC1_NEG, F::SRC2_NEG];
+const SRC_ABS: [F; 3] = [F::SRC0_ABS, F::SRC1_ABS, F::SRC2_ABS];
+const SRC_SEXT: [F; 3] = [F::SRC0_SEXT, F::SRC1_SEXT, F::SRC2_SEXT];
 
 /// A source with its input modifiers.
 fn source_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) {
-    let ins = p.ins;
-    let bit = |name: &'static str| p.field(name).is_some_and(|v| v >> index & 1 == 1);
-    let named = |names: &[&'static str; 3]| {
+    let bit = |k: F| p.f(k).is_some_and(|v| v >> index & 1 == 1);
+    let named = |names: &[F; 3]| {
         names
             .get(index)
-            .is_some_and(|&name| p.field(name).is_some_and(|v| v & 1 == 1))
+            .is_some_and(|&k| p.f(k).is_some_and(|v| v & 1 == 1))
     };
     let value = if shape.variant.sdwa {
         sdwa_source(p, o, index)
@@ -378,9 +379,9 @@ fn source_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand,
     };
     let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
     let (neg, abs, sext) = match shape.family {
-        Family::Vop3 => (bit("NEG"), bit("ABS"), false),
+        Family::Vop3 => (bit(F::NEG), bit(F::ABS), false),
         // The mixed-precision FMAs take VOP3's input modifiers: NEG negates, NEG_HI is abs.
-        Family::Vop3p if is_mix(p) => (bit("NEG"), bit("NEG_HI"), false),
+        Family::Vop3p if is_mix(p) => (bit(F::NEG), bit(F::NEG_HI), false),
         // Other VOP3P instructions print their NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
         _ if shape.variant.dpp16 || shape.variant.sdwa => {
@@ -409,7 +410,7 @@ fn source_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand,
     if sext {
         out.push_str("sext(");
     }
-    value_text(out, ins, &value);
+    value_text(out, p, &value);
     out.push_str(half);
     if sext {
         out.push(')');
@@ -427,7 +428,7 @@ fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
             file: RegFile::Vgpr,
             first,
             count,
-        } if p.field("ACC").is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
+        } if p.f(F::ACC).is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
             value: Operand::Reg {
                 file: RegFile::Agpr,
                 first,
@@ -455,7 +456,7 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
             file: RegFile::Vgpr,
             first,
             count,
-        } if p.field("ACC_CD") == Some(1) => DecodedOperand {
+        } if p.f(F::ACC_CD) == Some(1) => DecodedOperand {
             value: Operand::Reg {
                 file: RegFile::Agpr,
                 first,
@@ -469,9 +470,7 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
 
 /// SDWA sources hold a VGPR number unless their S bit selects a scalar source.
 fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand {
-    let scalar = ["S0", "S1", "S2"]
-        .get(index)
-        .and_then(|&name| p.field(name));
+    let scalar = [F::S0, F::S1, F::S2].get(index).and_then(|&k| p.f(k));
     let Some(ty) = o
         .info
         .operand_type
@@ -492,8 +491,9 @@ fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand 
 
 /// The text of an operand's value, by its data format (LLVM prints constants by operand type),
 /// appended to `out`.
-fn value_text(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
-    let size = effective_size(ins, o);
+fn value_text(out: &mut String, p: &Printer, o: &DecodedOperand) {
+    let (ins, plan) = (p.ins, p.plan);
+    let size = effective_size(ins, plan, o);
     let format = o.info.data_format;
     match o.value {
         Operand::Reg { file, first, .. } => {
@@ -505,9 +505,7 @@ fn value_text(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
         Operand::Float(name) => out.push_str(&float_constant_text(name, format, size)),
         Operand::Literal(v) if is_constant_operand(ins, o) => push_hex(out, v),
         // LLVM types the mixed-precision FMAs' sources as f16: their literal prints as one.
-        Operand::Literal(v) if super::plan(ins).mix => {
-            out.push_str(&literal_text(v, "FMT_NUM_F16", 16))
-        }
+        Operand::Literal(v) if plan.mix => out.push_str(&literal_text(v, "FMT_NUM_F16", 16)),
         Operand::Literal(v)
             if size == 16
                 && format.contains("BF16")
@@ -518,7 +516,7 @@ fn value_text(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
         Operand::Literal(v) => out.push_str(&literal_text(v, format, size)),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
         Operand::Imm(v) => push_hex(out, v),
-        _ => super::operand_text_into(out, ins, o),
+        _ => super::operand_text_in(out, ins, plan, o),
     }
 }
 
@@ -662,10 +660,10 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
         }
     }
     if shape.family == Family::Vop3 || shape.variant.sdwa {
-        if p.field("CLAMP").is_some_and(|c| c != 0) {
+        if p.f(F::CLAMP).is_some_and(|c| c != 0) {
             p.modifier("clamp");
         }
-        match p.field("OMOD") {
+        match p.f(F::OMOD) {
             Some(1) => p.modifier("mul:2"),
             Some(2) => p.modifier("mul:4"),
             Some(3) => p.modifier("div:2"),
@@ -723,7 +721,7 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
     let (neg_lo, neg_hi) = if is_mix(p) {
         (None, None)
     } else {
-        (p.field("NEG"), p.field("NEG_HI"))
+        (p.f(F::NEG), p.f(F::NEG_HI))
     };
     let mods = [
         ("op_sel", op_sel_field(p), 0),
@@ -739,14 +737,14 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
             push_bit_list(p.begin_modifier(), name, v, n);
         }
     }
-    if p.field("CLAMP").is_some_and(|c| c != 0) {
+    if p.f(F::CLAMP).is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
     let blgp_is_neg = p.plan.mfma_blgp_is_neg;
-    for (field, text) in [("CBSZ", "cbsz:"), ("ABID", "abid:"), ("BLGP", "blgp:")] {
-        if let Some(v) = p.field(field).filter(|&v| v != 0) {
+    for (field, text) in [(F::CBSZ, "cbsz:"), (F::ABID, "abid:"), (F::BLGP, "blgp:")] {
+        if let Some(v) = p.f(field).filter(|&v| v != 0) {
             let out = p.begin_modifier();
-            if field == "BLGP" && blgp_is_neg {
+            if field == F::BLGP && blgp_is_neg {
                 push_bit_list(out, "neg", v, 3);
             } else {
                 out.push_str(text);
@@ -759,8 +757,9 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
 /// The op_sel_hi bits of `n` sources, with CDNA's bit 14 (see [`OP_SEL_HI_2_BIT`]).
 fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
     let enc = p.ins.encoding();
-    let index =
-        super::field_index(enc, "OP_SEL_HI").or_else(|| super::field_index(enc, "OPSEL_HI"))?;
+    let index = p
+        .field_position(F::OP_SEL_HI)
+        .or_else(|| p.field_position(F::OPSEL_HI))?;
     let field = &enc.fields[index];
     let mut v = field.extract(p.ins.bits);
     let width = field.width() as usize;
@@ -775,15 +774,15 @@ fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
 }
 
 /// ` dpp8:[l0,..,l7]` and ` fi:1` (the DPP8 marker 0xEA in SRC0 asks for fetch-inactive).
-const LANE_SEL: [&str; 8] = [
-    "LANE_SEL_0",
-    "LANE_SEL_1",
-    "LANE_SEL_2",
-    "LANE_SEL_3",
-    "LANE_SEL_4",
-    "LANE_SEL_5",
-    "LANE_SEL_6",
-    "LANE_SEL_7",
+const LANE_SEL: [F; 8] = [
+    F::LANE_SEL_0,
+    F::LANE_SEL_1,
+    F::LANE_SEL_2,
+    F::LANE_SEL_3,
+    F::LANE_SEL_4,
+    F::LANE_SEL_5,
+    F::LANE_SEL_6,
+    F::LANE_SEL_7,
 ];
 
 fn dpp8_controls(p: &mut Printer) {
@@ -794,16 +793,16 @@ fn dpp8_controls(p: &mut Printer) {
         if k > 0 {
             out.push(',');
         }
-        push_u64(out, super::field_of(ins, name).unwrap_or(0));
+        push_u64(out, super::known_field(ins, *name).unwrap_or(0));
     }
     out.push(']');
-    if p.field("SRC0") == Some(0xea) {
+    if p.f(F::SRC0) == Some(0xea) {
         p.modifier("fi:1");
     }
 }
 
 fn dpp16_controls(p: &mut Printer) {
-    let ctrl = p.field("DPP_CTRL").unwrap_or(0);
+    let ctrl = p.f(F::DPP_CTRL).unwrap_or(0);
     // LLVM prints unsupported or invalid controls as a `/* ... */` note, which the comparison
     // with LLVM drops; the note's own space before it stays.
     if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
@@ -816,17 +815,17 @@ fn dpp16_controls(p: &mut Printer) {
             None => p.modifier(""),
         }
     }
-    let (row, bank) = (p.field("ROW_MASK"), p.field("BANK_MASK"));
+    let (row, bank) = (p.f(F::ROW_MASK), p.f(F::BANK_MASK));
     let out = p.begin_modifier();
     out.push_str("row_mask:");
     push_hex(out, row.unwrap_or(0));
     let out = p.begin_modifier();
     out.push_str("bank_mask:");
     push_hex(out, bank.unwrap_or(0));
-    if p.field("BOUND_CTRL").is_some_and(|b| b != 0) {
+    if p.f(F::BOUND_CTRL).is_some_and(|b| b != 0) {
         p.modifier("bound_ctrl:1");
     }
-    if p.field("FI").is_some_and(|b| b != 0) {
+    if p.f(F::FI).is_some_and(|b| b != 0) {
         p.modifier("fi:1");
     }
 }
@@ -899,18 +898,18 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
         out.push_str(value);
     };
     if shape.family != Family::Vopc && dst_select {
-        let sel = select(p.field("DST_SEL"));
+        let sel = select(p.f(F::DST_SEL));
         control(p, "dst_sel:", sel);
         let unused = SDWA_UNUSED
-            .get(p.field("DST_UNUSED").unwrap_or(0) as usize)
+            .get(p.f(F::DST_UNUSED).unwrap_or(0) as usize)
             .copied()
             .unwrap_or("?");
         control(p, "dst_unused:", unused);
     }
-    let sel = select(p.field("SRC0_SEL"));
+    let sel = select(p.f(F::SRC0_SEL));
     control(p, "src0_sel:", sel);
     if shape.family != Family::Vop1 {
-        let sel = select(p.field("SRC1_SEL"));
+        let sel = select(p.f(F::SRC1_SEL));
         control(p, "src1_sel:", sel);
     }
 }
