@@ -57,9 +57,12 @@ const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 /// Appends `v` as `digits` hex digits.
 fn push_hex(out: &mut Vec<u8>, v: u64, digits: u32, upper: bool) {
     let table = if upper { HEX_UPPER } else { HEX };
-    for i in (0..digits).rev() {
-        out.push(table[(v >> (4 * i) & 0xf) as usize]);
+    let digits = digits.min(16) as usize;
+    let mut buf = [0u8; 16];
+    for (i, d) in buf[..digits].iter_mut().rev().enumerate() {
+        *d = table[(v >> (4 * i) & 0xf) as usize];
     }
+    out.extend_from_slice(&buf[..digits]);
 }
 
 /// Appends `s` as a JSON string (quotes and escapes; bytes past ASCII are UTF-8 and pass).
@@ -81,12 +84,17 @@ fn push_json_str(out: &mut Vec<u8>, s: &str) {
 
 /// Bytes as `be 80 1d 80` (raw listing and JSON).
 fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    for (i, &b) in bytes.iter().enumerate() {
-        if i > 0 {
+    // Through a stack buffer: one append per 16 bytes instead of three per byte.
+    for (j, chunk) in bytes.chunks(16).enumerate() {
+        let mut buf = [b' '; 48];
+        for (k, &b) in chunk.iter().enumerate() {
+            buf[3 * k] = HEX[(b >> 4) as usize];
+            buf[3 * k + 1] = HEX[(b & 0xf) as usize];
+        }
+        if j > 0 {
             out.push(b' ');
         }
-        out.push(HEX[(b >> 4) as usize]);
-        out.push(HEX[(b & 0xf) as usize]);
+        out.extend_from_slice(&buf[..3 * chunk.len() - 1]);
     }
 }
 
