@@ -286,6 +286,8 @@ pub struct FormPlan {
     pub vop3p_ignores_op_sel_hi: bool,
     pub mfma_blgp_is_neg: bool,
     pub sdwa_without_dst_select: bool,
+    /// The vector ALU roles of the operands ([`vector::form_roles`]).
+    pub roles: Option<(u64, u64, bool, bool)>,
     /// The positions of the known fields ([`F`]) in the encoding; [`NO_FIELD`] for none.
     pub fields: [u16; F::ALL.len()],
 }
@@ -336,6 +338,7 @@ impl FormPlan {
             vop3p_ignores_op_sel_hi: o::vop3p_ignores_op_sel_hi(generation, name),
             mfma_blgp_is_neg: o::mfma_blgp_is_neg(generation, name),
             sdwa_without_dst_select: o::sdwa_without_dst_select(generation, name),
+            roles: vector::form_roles(ins),
             fields: F::ALL.map(|(k, n)| {
                 debug_assert_eq!(F::ALL[k as usize].0, k);
                 field(n).unwrap_or(NO_FIELD)
@@ -648,6 +651,10 @@ pub fn push_named(out: &mut String, name: &str, size: u16) {
 
 /// Appends `v` in decimal.
 pub fn push_u64(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {

@@ -17,6 +17,7 @@ use super::{
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
 use crate::overrides;
+use crate::tables::{IsaSpec, OperandInfo};
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
 /// prints their 32-bit form without `_e32`.
@@ -121,20 +122,18 @@ enum Role {
     None,
 }
 
-fn role_of(p: &Printer, long: bool, o: &DecodedOperand) -> Role {
-    let spec = p.ins.spec;
-    let ty = o
-        .info
+fn role_of(spec: &IsaSpec, long: bool, info: &OperandInfo) -> Role {
+    let ty = info
         .operand_type
         .map_or("", |t| spec.operand_types[t as usize].name);
-    if o.info.implicit || o.info.field.is_none() {
-        return match (!long && ty == "OPR_VCC", o.info.output) {
+    if info.implicit || info.field.is_none() {
+        return match (!long && ty == "OPR_VCC", info.output) {
             (true, true) => Role::VccOut,
             (true, false) => Role::VccIn,
             _ => Role::None,
         };
     }
-    if o.info.output {
+    if info.output {
         // LLVM treats the EXEC destination of v_cmpx as implicit.
         if ty != "OPR_EXEC" {
             Role::Destination
@@ -150,8 +149,48 @@ fn is_long(shape: &Shape) -> bool {
     matches!(shape.family, Family::Vop3 | Family::Vop3p)
 }
 
+/// The roles of a form's operands, by the operand's position (the printers' plan): bit `k`
+/// of `.0` marks a destination, of `.1` a source; then whether VCC is written and read.
+/// `None` for a form of more than 64 operands (the printer then works them out itself).
+pub(super) fn form_roles(ins: &Instruction) -> Option<(u64, u64, bool, bool)> {
+    let long = matches!(ins.encoding().family, Family::Vop3 | Family::Vop3p);
+    let operands = ins.form_info().operands;
+    if operands.len() > 64 {
+        return None;
+    }
+    let mut r = (0u64, 0u64, false, false);
+    for (k, info) in operands.iter().enumerate() {
+        match role_of(ins.spec, long, info) {
+            Role::Destination => r.0 |= 1 << k,
+            Role::Source => r.1 |= 1 << k,
+            Role::VccOut => r.2 = true,
+            Role::VccIn => r.3 = true,
+            Role::None => {}
+        }
+    }
+    Some(r)
+}
+
+/// The role of operand `k` of the printer's form.
+fn role_at(p: &Printer, long: bool, k: usize) -> Role {
+    match p.plan.roles {
+        Some((d, _, _, _)) if d >> k & 1 == 1 => Role::Destination,
+        Some((_, s, _, _)) if s >> k & 1 == 1 => Role::Source,
+        Some(_) => Role::None,
+        None => role_of(p.ins.spec, long, p.ops[k].info),
+    }
+}
+
 fn roles(p: &Printer, shape: &Shape) -> Roles {
     let long = is_long(shape);
+    if let Some((d, s, vcc_out, vcc_in)) = p.plan.roles {
+        return Roles {
+            destinations: d.count_ones() as usize,
+            sources: s.count_ones() as usize,
+            vcc_out,
+            vcc_in,
+        };
+    }
     let mut r = Roles {
         destinations: 0,
         sources: 0,
@@ -159,7 +198,7 @@ fn roles(p: &Printer, shape: &Shape) -> Roles {
         vcc_in: false,
     };
     for o in &p.ops {
-        match role_of(p, long, o) {
+        match role_of(p.ins.spec, long, o.info) {
             Role::Destination => r.destinations += 1,
             Role::Source => r.sources += 1,
             Role::VccOut => r.vcc_out = true,
@@ -188,10 +227,10 @@ fn print_alu(p: &mut Printer, shape: &Shape) {
         }
         let mut index = 0;
         for k in 0..p.ops.len() {
-            let o = p.ops[k];
-            if role_of(p, long, &o) != pass {
+            if role_at(p, long, k) != pass {
                 continue;
             }
+            let o = p.ops[k];
             p.begin_operand();
             // The printer is read while its text grows: the text is taken out meanwhile.
             let mut t = std::mem::take(&mut p.out);
