@@ -5,8 +5,8 @@
 //! types; the names LLVM prints for their values come from [`crate::overrides`].
 
 use super::{
-    operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_u64, sign_extend,
-    signed_hex, subfield, Family, Printer, Variant, F,
+    operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_signed_hex,
+    push_u64, sign_extend, signed_hex, subfield, Family, Printer, Variant, F,
 };
 use crate::operand::{classify_in, DecodedOperand, Operand};
 use crate::overrides::{self, name_of};
@@ -105,12 +105,11 @@ fn push_small_decimal(out: &mut String, v: u64) {
 }
 
 /// LLVM's plain immediates: decimal up to 64 (the inline-constant range), hex above.
+#[cfg(test)]
 fn small_decimal(v: u64) -> String {
-    if v <= 64 {
-        v.to_string()
-    } else {
-        format!("0x{v:x}")
-    }
+    let mut t = String::new();
+    push_small_decimal(&mut t, v);
+    t
 }
 
 /// `hwreg(NAME)` for a whole register, `hwreg(NAME, offset, size)` for a bit range; an id LLVM
@@ -322,19 +321,24 @@ fn smem(p: &mut Printer) {
         .find(|f| p.field(f).is_some());
     let offset_is_operand = offset_field.is_some_and(|f| p.op_in(f).is_some());
     for o in p.explicit() {
-        let t = match field_name(p, &o) {
-            "SOFFSET" if !offset_is_operand && offset_field.is_some() => smem_offset_text(p, &o),
+        p.begin_operand();
+        // The printer is read while its text grows: the text is taken out meanwhile.
+        let mut out = std::mem::take(&mut p.out);
+        match field_name(p, &o) {
+            "SOFFSET" if !offset_is_operand && offset_field.is_some() => {
+                out.push_str(&smem_offset_text(p, &o))
+            }
             "IOFFSET" | "OFFSET" => {
                 let width = o
                     .info
                     .field
                     .map_or(32, |f| p.ins.encoding().fields[f as usize].width());
-                signed_hex(sign_extend(o.raw, width))
+                push_signed_hex(&mut out, sign_extend(o.raw, width))
             }
-            _ if matches!(o.value, Operand::Imm(_)) => small_decimal(o.raw),
-            _ => operand_text(p.ins, &o),
-        };
-        p.operand(&t);
+            _ if matches!(o.value, Operand::Imm(_)) => push_small_decimal(&mut out, o.raw),
+            _ => operand_text_into(&mut out, p.ins, &o),
+        }
+        p.out = out;
     }
     // Cache policy belongs to data accesses: a register SDATA and an SBASE.
     let data_access = p
