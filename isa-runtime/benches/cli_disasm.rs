@@ -7,7 +7,8 @@
 //! `isa-tests/kernels/cl` compiled by clang-22 for the generation's processor, the
 //! instructions this build decodes, repeated to 1 M words. The text cache of `amdisa` gains
 //! from that repetition; `--no-cache` measures the printer itself.
-//! `AMDISA_BENCH_ARCH` picks the generation (default rdna4). Needs clang-22, ld.lld-22 and
+//! `AMDISA_BENCH_ARCH` picks the generation (default rdna4); `AMDISA_BENCH_KEEP_WORDS=FILE`
+//! also writes the raw words to FILE (to profile `amdisa` on them). Needs clang-22, ld.lld-22 and
 //! llvm-mc-22; says so and stops when one is absent.
 
 use isa_runtime::codeobj::{CodeObject, Target};
@@ -114,6 +115,10 @@ fn main() {
     words.truncate(reps * valid.len());
     let bin = dir.join("words.bin");
     std::fs::write(&bin, &words).unwrap();
+    // For profiling the same input outside the benchmark.
+    if let Ok(keep) = std::env::var("AMDISA_BENCH_KEEP_WORDS") {
+        std::fs::write(&keep, &words).unwrap();
+    }
     let mut text = String::with_capacity(words.len() * 5);
     for chunk in words.chunks(16) {
         for b in chunk {

@@ -5,7 +5,9 @@
 //! trailing modifiers (`offset:16 gds`, `offset0:1 offset1:2`, `glc slc dlc`, `th:... scope:...`),
 //! and that knowledge is written down here.
 
-use super::{operand_text, reg_text, Family, Printer, Variant};
+use super::{
+    operand_text_into, push_i64, push_reg, push_u64, reg_text, Family, Printer, Variant, F,
+};
 use crate::operand::{DecodedOperand, Operand, RegFile};
 
 pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
@@ -19,26 +21,43 @@ pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
 
 /// Text of a register operand, honouring the encoding's ACC bit: on CDNA, operands of type
 /// "VGPR or AccVGPR" name accumulation registers (`a0`..) when the instruction's ACC bit is set.
-fn mem_operand_text(p: &Printer, o: &DecodedOperand) -> String {
+fn mem_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand) {
     if let Operand::Reg {
         file: RegFile::Vgpr,
         first,
         count,
     } = o.value
     {
-        let accvgpr = o.info.operand_type.is_some_and(|t| {
-            p.ins.spec.operand_types[t as usize]
-                .name
-                .contains("ACCVGPR")
-        });
         // The GWS instructions carry their data VGPR in the ADDR field (AMD types it as a
         // plain VGPR); LLVM treats it as data, so the ACC bit applies to it too.
-        let gws_data = is_gws(p.ins.info().name);
-        if (accvgpr || gws_data) && p.field("ACC") == Some(1) {
-            return reg_text(RegFile::Agpr, first, count);
+        if p.f(F::ACC) == Some(1) {
+            let accvgpr = o.info.operand_type.is_some_and(|t| {
+                p.ins.spec.operand_types[t as usize]
+                    .name
+                    .contains("ACCVGPR")
+            });
+            if accvgpr || is_gws(p.ins.info().name) {
+                return push_reg(out, RegFile::Agpr, first, count);
+            }
         }
     }
-    operand_text(p.ins, o)
+    operand_text_into(out, p.ins, o)
+}
+
+/// Appends an operand of a memory instruction ([`mem_operand_text`]).
+fn mem_operand(p: &mut Printer, o: &DecodedOperand) {
+    p.begin_operand();
+    // The printer is read while its text grows: the text is taken out meanwhile.
+    let mut out = std::mem::take(&mut p.out);
+    mem_operand_text(&mut out, p, o);
+    p.out = out;
+}
+
+/// Appends ` name` and `v` in decimal.
+fn number_modifier(p: &mut Printer, name: &str, v: i64) {
+    let out = p.begin_modifier();
+    out.push_str(name);
+    push_i64(out, v);
 }
 
 /// DS instructions that address two locations, each with its own 8-bit offset (LLVM prints
@@ -107,18 +126,17 @@ fn swizzle_text(imm: u64) -> String {
 fn print_ds(p: &mut Printer) {
     p.mnemonic();
     for o in p.explicit() {
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
-    let off0 = p.field("OFFSET0").unwrap_or(0);
-    let off1 = p.field("OFFSET1").unwrap_or(0);
+    let off0 = p.f(F::OFFSET0).unwrap_or(0);
+    let off1 = p.f(F::OFFSET1).unwrap_or(0);
     let name = p.ins.info().name;
     if ds_has_two_offsets(name) {
         if off0 != 0 {
-            p.modifier(&format!("offset0:{off0}"));
+            number_modifier(p, "offset0:", off0 as i64);
         }
         if off1 != 0 {
-            p.modifier(&format!("offset1:{off1}"));
+            number_modifier(p, "offset1:", off1 as i64);
         }
     } else {
         let offset = off1 << 8 | off0;
@@ -131,7 +149,7 @@ fn print_ds(p: &mut Printer) {
             p.modifier(&format!("offset:{text}"));
         }
     }
-    let gds = p.field("GDS") == Some(1) && target_has_gds(p.ins.spec.generation);
+    let gds = p.f(F::GDS) == Some(1) && target_has_gds(p.ins.spec.generation);
     if gds || is_gws(name) {
         p.modifier("gds");
     }
@@ -199,10 +217,10 @@ fn sign_extend(v: u64, bits: u32) -> i64 {
 /// Whether an atomic returns the pre-op value (and so prints its destination): the GLC bit
 /// (`SC0` on CDNA 3) before RDNA 4, the low bit of the temporal hint (`TH_ATOMIC_RETURN`) after.
 fn atomic_returns(p: &Printer) -> bool {
-    if let Some(th) = p.field("TH") {
+    if let Some(th) = p.f(F::TH) {
         return th & 1 == 1;
     }
-    p.field("GLC").or_else(|| p.field("SC0")) == Some(1)
+    p.f(F::GLC).or_else(|| p.f(F::SC0)) == Some(1)
 }
 
 fn print_flat(p: &mut Printer, family: Family) {
@@ -213,7 +231,7 @@ fn print_flat(p: &mut Printer, family: Family) {
     let has_saddr_operand = p.op_in("SADDR").is_some();
     // Whether the VGPR address/offset is in use. Scratch says so with its SVE bit (RDNA 3 on,
     // CDNA 3); before that, a scratch access uses the VGPR exactly when it has no scalar base.
-    let vaddr_used = match (seg, p.field("SVE")) {
+    let vaddr_used = match (seg, p.f(F::SVE)) {
         (Segment::Scratch, Some(sve)) => sve == 1,
         (Segment::Scratch, None) => saddr == Saddr::Off,
         _ => true,
@@ -237,7 +255,8 @@ fn print_flat(p: &mut Printer, family: Family) {
                 if let Operand::Reg { file, first, count } = o.value {
                     let offset_only =
                         seg == Segment::Scratch || (has_saddr_operand && saddr == Saddr::Reg);
-                    p.operand(&reg_text(file, first, if offset_only { 1 } else { count }));
+                    let count = if offset_only { 1 } else { count };
+                    push_reg(p.begin_operand(), file, first, count);
                     continue;
                 }
             }
@@ -247,11 +266,10 @@ fn print_flat(p: &mut Printer, family: Family) {
             }
             _ => {}
         }
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
     print_flat_offset(p, seg);
-    if p.field("SCALE_OFFSET") == Some(1) {
+    if p.f(F::SCALE_OFFSET) == Some(1) {
         p.modifier("scale_offset");
     }
     print_cache_policy(p, atomic, name.contains("_STORE"));
@@ -337,10 +355,10 @@ pub(crate) fn buffer_format_value(text: &str) -> Option<(u64, u64)> {
 /// writes no VDATA.
 fn print_buffer(p: &mut Printer, family: Family) {
     let name = p.ins.info().name;
-    let lds = p.field("LDS") == Some(1);
-    let idxen = p.field("IDXEN") == Some(1);
-    let offen = p.field("OFFEN") == Some(1);
-    let addr64 = p.field("ADDR64") == Some(1);
+    let lds = p.f(F::LDS) == Some(1);
+    let idxen = p.f(F::IDXEN) == Some(1);
+    let offen = p.f(F::OFFEN) == Some(1);
+    let addr64 = p.f(F::ADDR64) == Some(1);
     let address_vgprs = if addr64 {
         2
     } else {
@@ -361,11 +379,10 @@ fn print_buffer(p: &mut Printer, family: Family) {
             }
             _ => {}
         }
-        let t = mem_operand_text(p, &o);
-        p.operand(&t);
+        mem_operand(p, &o);
     }
     if family == Family::Mtbuf {
-        if let (Some(dfmt), Some(nfmt)) = (p.field("DFMT"), p.field("NFMT")) {
+        if let (Some(dfmt), Some(nfmt)) = (p.f(F::DFMT), p.f(F::NFMT)) {
             if let Some(text) = buffer_format_text(dfmt, nfmt) {
                 p.modifier(&text);
             }
@@ -379,14 +396,16 @@ fn print_buffer(p: &mut Printer, family: Family) {
     // Without an address (BUFFER_WBL2, BUFFER_INV) only the scope bits mean something: the
     // offset and the non-temporal hint are ignored, and LLVM does not print them.
     let addressed = p.op_in("VADDR").is_some();
-    if let Some(offset) = p.field("OFFSET").filter(|&o| o != 0 && addressed) {
-        p.modifier(&format!("offset:{offset}"));
+    if let Some(offset) = p.f(F::OFFSET).filter(|&o| o != 0 && addressed) {
+        let out = p.begin_modifier();
+        out.push_str("offset:");
+        push_u64(out, offset);
     }
     if addressed {
         print_cache_policy(p, name.contains("_ATOMIC_"), name.contains("_STORE"));
     } else {
-        for (field, text) in [("GLC", "glc"), ("SC0", "sc0"), ("SC1", "sc1")] {
-            if p.field(field) == Some(1) {
+        for (field, text) in [(F::GLC, "glc"), (F::SC0, "sc0"), (F::SC1, "sc1")] {
+            if p.f(field) == Some(1) {
                 p.modifier(text);
             }
         }
@@ -400,33 +419,34 @@ fn print_buffer(p: &mut Printer, family: Family) {
 /// 24 bits), unsigned for the FLAT segment before that.
 fn print_flat_offset(p: &mut Printer, seg: Segment) {
     let enc = p.ins.encoding();
-    let Some(field) = enc
-        .fields
-        .iter()
-        .find(|f| f.name == "OFFSET" || f.name == "IOFFSET")
+    let Some(index) = p
+        .field_position(F::OFFSET)
+        .or_else(|| p.field_position(F::IOFFSET))
     else {
         return;
     };
+    let field = &enc.fields[index];
     let raw = field.extract(p.ins.bits);
     if raw == 0 {
         return;
     }
     let width = field.width();
     let signed = seg != Segment::Flat || width >= 24;
-    let text = if signed {
-        sign_extend(raw, width).to_string()
+    let out = p.begin_modifier();
+    out.push_str("offset:");
+    if signed {
+        push_i64(out, sign_extend(raw, width));
     } else {
-        raw.to_string()
-    };
-    p.modifier(&format!("offset:{text}"));
+        push_u64(out, raw);
+    }
 }
 
 /// The cache-policy bits as LLVM prints them: `glc slc dlc` (RDNA 1-3), `glc slc scc` (CDNA 2),
 /// `sc0 nt sc1` (CDNA 3), or, from RDNA 4 on, the temporal hint and scope
 /// (`th:TH_LOAD_NT scope:SCOPE_SE`), then `nv`.
 fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
-    if let Some(th) = p.field("TH") {
-        let scope = p.field("SCOPE").unwrap_or(0);
+    if let Some(th) = p.f(F::TH) {
+        let scope = p.f(F::SCOPE).unwrap_or(0);
         if th != 0 {
             let hint = temporal_hint_text(th, scope, atomic, store);
             p.modifier(&format!("th:{hint}"));
@@ -439,20 +459,20 @@ fn print_cache_policy(p: &mut Printer, atomic: bool, store: bool) {
         }
     } else {
         for (field, text) in [
-            ("GLC", "glc"),
-            ("SC0", "sc0"),
-            ("SLC", "slc"),
-            ("NT", "nt"),
-            ("DLC", "dlc"),
-            ("SCC", "scc"),
-            ("SC1", "sc1"),
+            (F::GLC, "glc"),
+            (F::SC0, "sc0"),
+            (F::SLC, "slc"),
+            (F::NT, "nt"),
+            (F::DLC, "dlc"),
+            (F::SCC, "scc"),
+            (F::SC1, "sc1"),
         ] {
-            if p.field(field) == Some(1) {
+            if p.f(field) == Some(1) {
                 p.modifier(text);
             }
         }
     }
-    if p.field("NV") == Some(1) {
+    if p.f(F::NV) == Some(1) {
         p.modifier("nv");
     }
 }

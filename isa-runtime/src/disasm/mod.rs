@@ -17,7 +17,9 @@ pub(crate) use memory::{DATA_FORMATS, NUMBER_FORMATS};
 
 use crate::decode::Instruction;
 use crate::operand::{register_count, DecodedOperand, Operand, RegFile};
-use crate::tables::{IsaSpec, OperandTypeInfo};
+use crate::tables::{EncodingInfo, IsaSpec, OperandTypeInfo};
+use std::cell::Cell;
+use std::sync::{Mutex, OnceLock};
 
 /// The encoding families and variants the printers dispatch on: decided by the generator
 /// from AMD's names and read from [`crate::tables::EncodingInfo`].
@@ -31,10 +33,20 @@ pub fn disassemble(ins: &Instruction) -> String {
 }
 
 /// [`disassemble`] appended to `out`: a listing reuses one buffer instead of a `String` per
-/// instruction (the printers only ever append).
+/// instruction (the printers only ever append). The operand list is a reused per-thread
+/// buffer too, so that printing allocates nothing once the buffers have grown.
 pub fn disassemble_into(ins: &Instruction, out: &mut String) {
-    let mut p = Printer::new(ins);
-    p.out = std::mem::take(out);
+    let mut ops = OPERANDS.with(|c| c.take());
+    ops.clear();
+    let plan = plan(ins);
+    operands_into(ins, plan, &mut ops);
+    let mut p = Printer {
+        ins,
+        ops,
+        out: std::mem::take(out),
+        operands_written: 0,
+        plan,
+    };
     let enc = ins.encoding();
     let (fam, var) = (enc.family, enc.variant);
     match fam {
@@ -60,6 +72,449 @@ pub fn disassemble_into(ins: &Instruction, out: &mut String) {
         Family::Interp | Family::Other => p.default_print(),
     }
     *out = p.out;
+    OPERANDS.with(|c| c.set(p.ops));
+}
+
+thread_local! {
+    /// The operand buffer [`disassemble_into`] reuses.
+    static OPERANDS: std::cell::Cell<Vec<DecodedOperand>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// [`Instruction::operands`] into `ops` (no new `Vec`).
+fn operands_into(ins: &Instruction, plan: &FormPlan, ops: &mut Vec<DecodedOperand>) {
+    let enc = plan.encoding;
+    let literal = plan
+        .literal_field
+        .map(|f| enc.fields[f as usize].extract(ins.bits));
+    ops.extend(ins.form_info().operands.iter().map(|info| {
+        let field = info.field.map(|f| {
+            let f = &enc.fields[f as usize];
+            (f.name, f.extract(ins.bits))
+        });
+        crate::operand::decoded_operand(ins.spec, info, field, literal)
+    }));
+}
+
+/// The fields the printers read by name, as indices into [`FormPlan::fields`] (their
+/// positions in the form's encoding, found once per form).
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F {
+    ACC,
+    OFFSET0,
+    OFFSET1,
+    GDS,
+    TH,
+    GLC,
+    SC0,
+    SC1,
+    SLC,
+    NT,
+    DLC,
+    SCC,
+    SVE,
+    SCALE_OFFSET,
+    LDS,
+    IDXEN,
+    OFFEN,
+    ADDR64,
+    DFMT,
+    NFMT,
+    OFFSET,
+    IOFFSET,
+    SCOPE,
+    NV,
+    SIMM16,
+    IMM,
+    SOFFSET_EN,
+    CBSZ,
+    BLGP,
+    ABID,
+    OP_SEL,
+    OPSEL,
+    OP_SEL_HI,
+    OPSEL_HI,
+    SD,
+    NEG,
+    ABS,
+    NEG_HI,
+    S0,
+    S1,
+    S2,
+    SRC0_NEG,
+    SRC1_NEG,
+    SRC2_NEG,
+    SRC0_ABS,
+    SRC1_ABS,
+    SRC2_ABS,
+    SRC0_SEXT,
+    SRC1_SEXT,
+    SRC2_SEXT,
+    ACC_CD,
+    CLAMP,
+    OMOD,
+    SRC0,
+    DPP_CTRL,
+    ROW_MASK,
+    BANK_MASK,
+    BOUND_CTRL,
+    FI,
+    DST_SEL,
+    DST_UNUSED,
+    SRC0_SEL,
+    SRC1_SEL,
+    LANE_SEL_0,
+    LANE_SEL_1,
+    LANE_SEL_2,
+    LANE_SEL_3,
+    LANE_SEL_4,
+    LANE_SEL_5,
+    LANE_SEL_6,
+    LANE_SEL_7,
+}
+
+impl F {
+    /// Every known field, in the enum's order, with its name in AMD's encodings.
+    const ALL: [(F, &'static str); 71] = [
+        (F::ACC, "ACC"),
+        (F::OFFSET0, "OFFSET0"),
+        (F::OFFSET1, "OFFSET1"),
+        (F::GDS, "GDS"),
+        (F::TH, "TH"),
+        (F::GLC, "GLC"),
+        (F::SC0, "SC0"),
+        (F::SC1, "SC1"),
+        (F::SLC, "SLC"),
+        (F::NT, "NT"),
+        (F::DLC, "DLC"),
+        (F::SCC, "SCC"),
+        (F::SVE, "SVE"),
+        (F::SCALE_OFFSET, "SCALE_OFFSET"),
+        (F::LDS, "LDS"),
+        (F::IDXEN, "IDXEN"),
+        (F::OFFEN, "OFFEN"),
+        (F::ADDR64, "ADDR64"),
+        (F::DFMT, "DFMT"),
+        (F::NFMT, "NFMT"),
+        (F::OFFSET, "OFFSET"),
+        (F::IOFFSET, "IOFFSET"),
+        (F::SCOPE, "SCOPE"),
+        (F::NV, "NV"),
+        (F::SIMM16, "SIMM16"),
+        (F::IMM, "IMM"),
+        (F::SOFFSET_EN, "SOFFSET_EN"),
+        (F::CBSZ, "CBSZ"),
+        (F::BLGP, "BLGP"),
+        (F::ABID, "ABID"),
+        (F::OP_SEL, "OP_SEL"),
+        (F::OPSEL, "OPSEL"),
+        (F::OP_SEL_HI, "OP_SEL_HI"),
+        (F::OPSEL_HI, "OPSEL_HI"),
+        (F::SD, "SD"),
+        (F::NEG, "NEG"),
+        (F::ABS, "ABS"),
+        (F::NEG_HI, "NEG_HI"),
+        (F::S0, "S0"),
+        (F::S1, "S1"),
+        (F::S2, "S2"),
+        (F::SRC0_NEG, "SRC0_NEG"),
+        (F::SRC1_NEG, "SRC1_NEG"),
+        (F::SRC2_NEG, "SRC2_NEG"),
+        (F::SRC0_ABS, "SRC0_ABS"),
+        (F::SRC1_ABS, "SRC1_ABS"),
+        (F::SRC2_ABS, "SRC2_ABS"),
+        (F::SRC0_SEXT, "SRC0_SEXT"),
+        (F::SRC1_SEXT, "SRC1_SEXT"),
+        (F::SRC2_SEXT, "SRC2_SEXT"),
+        (F::ACC_CD, "ACC_CD"),
+        (F::CLAMP, "CLAMP"),
+        (F::OMOD, "OMOD"),
+        (F::SRC0, "SRC0"),
+        (F::DPP_CTRL, "DPP_CTRL"),
+        (F::ROW_MASK, "ROW_MASK"),
+        (F::BANK_MASK, "BANK_MASK"),
+        (F::BOUND_CTRL, "BOUND_CTRL"),
+        (F::FI, "FI"),
+        (F::DST_SEL, "DST_SEL"),
+        (F::DST_UNUSED, "DST_UNUSED"),
+        (F::SRC0_SEL, "SRC0_SEL"),
+        (F::SRC1_SEL, "SRC1_SEL"),
+        (F::LANE_SEL_0, "LANE_SEL_0"),
+        (F::LANE_SEL_1, "LANE_SEL_1"),
+        (F::LANE_SEL_2, "LANE_SEL_2"),
+        (F::LANE_SEL_3, "LANE_SEL_3"),
+        (F::LANE_SEL_4, "LANE_SEL_4"),
+        (F::LANE_SEL_5, "LANE_SEL_5"),
+        (F::LANE_SEL_6, "LANE_SEL_6"),
+        (F::LANE_SEL_7, "LANE_SEL_7"),
+    ];
+}
+
+/// No field: the form's encoding has no field of that name.
+const NO_FIELD: u16 = u16::MAX;
+
+/// What printing needs of a form that depends on the form alone, worked out once per form
+/// (at its first instruction) instead of per instruction: LLVM's mnemonic after
+/// [`crate::overrides`], the other encodings of the instruction, the overrides that apply.
+pub struct FormPlan {
+    /// The form's encoding.
+    pub encoding: &'static EncodingInfo,
+    /// LLVM's mnemonic ([`crate::overrides::llvm_mnemonic`]).
+    pub mnemonic: &'static str,
+    /// The field holding the literal (`LITERAL`, else `LITERAL64`), if the encoding has one.
+    pub literal_field: Option<u16>,
+    /// The encoding has a `LITERAL64` field.
+    pub literal64: bool,
+    /// The instruction also has a VOP1/VOP2/VOPC form.
+    pub has_short: bool,
+    /// The instruction also has a VOP3 form (LLVM knows it).
+    pub has_long: bool,
+    /// A compare (the instruction has a VOPC form).
+    pub compare: bool,
+    /// A mixed-precision FMA (`v_fma_mix*`, `v_mad_mix*`).
+    pub mix: bool,
+    /// A sparse MFMA (`v_smfmac*`).
+    pub smfmac: bool,
+    /// CDNA 4's `V_MFMA_*_F8F6F4`.
+    pub f8f6f4: bool,
+    /// GFX9's `v_ldexp_f16` (its exponent is a 32-bit integer in LLVM).
+    pub gfx9_ldexp_f16: bool,
+    /// [`crate::overrides::vop3_lacks_op_sel`] and [`crate::overrides::vop3_has_op_sel`].
+    pub vop3_lacks_op_sel: bool,
+    pub vop3_has_op_sel: bool,
+    pub op_sel_slots: Option<crate::overrides::OpSelSlots>,
+    pub vop3p_ignores_op_sel_hi: bool,
+    pub mfma_blgp_is_neg: bool,
+    pub sdwa_without_dst_select: bool,
+    /// The vector ALU roles of the operands ([`vector::form_roles`]).
+    pub roles: Option<(u64, u64, bool, bool)>,
+    /// The positions of the known fields ([`F`]) in the encoding; [`NO_FIELD`] for none.
+    pub fields: [u16; F::ALL.len()],
+}
+
+impl FormPlan {
+    fn of(ins: &Instruction) -> FormPlan {
+        use crate::overrides as o;
+        let spec = ins.spec;
+        let info = ins.info();
+        let enc = ins.encoding();
+        let (generation, name) = (spec.generation, info.name);
+        let field = |n: &str| {
+            enc.fields
+                .iter()
+                .position(|f| f.name == n)
+                .map(|i| i as u16)
+        };
+        let (mut has_short, mut has_long, mut compare) = (false, false, false);
+        for &form in info.forms {
+            match spec.encoding_of(form).family {
+                Family::Vop1 | Family::Vop2 => has_short = true,
+                Family::Vopc => {
+                    has_short = true;
+                    compare = true;
+                }
+                Family::Vop3 => has_long = true,
+                _ => {}
+            }
+        }
+        if vector::llvm_single_encoding(name) {
+            has_long = false;
+        }
+        FormPlan {
+            encoding: enc,
+            mnemonic: o::llvm_mnemonic(generation, name, info.mnemonic),
+            literal_field: field("LITERAL").or_else(|| field("LITERAL64")),
+            literal64: field("LITERAL64").is_some(),
+            has_short,
+            has_long,
+            compare,
+            mix: name.contains("_MIX"),
+            smfmac: name.starts_with("V_SMFMAC"),
+            f8f6f4: name.ends_with("_F8F6F4"),
+            gfx9_ldexp_f16: o::GFX9.contains(&generation) && name == "V_LDEXP_F16",
+            vop3_lacks_op_sel: o::vop3_lacks_op_sel(generation, name),
+            vop3_has_op_sel: o::vop3_has_op_sel(generation, name),
+            op_sel_slots: o::vop3_op_sel_slots(generation, name),
+            vop3p_ignores_op_sel_hi: o::vop3p_ignores_op_sel_hi(generation, name),
+            mfma_blgp_is_neg: o::mfma_blgp_is_neg(generation, name),
+            sdwa_without_dst_select: o::sdwa_without_dst_select(generation, name),
+            roles: vector::form_roles(ins),
+            fields: F::ALL.map(|(k, n)| {
+                debug_assert_eq!(F::ALL[k as usize].0, k);
+                field(n).unwrap_or(NO_FIELD)
+            }),
+        }
+    }
+}
+
+/// The plans of one spec's forms, each made at first use.
+struct SpecPlans {
+    spec: usize,
+    forms: Box<[OnceLock<FormPlan>]>,
+}
+
+static SPEC_PLANS: Mutex<Vec<&'static SpecPlans>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The plans of the spec this thread printed last (one comparison per instruction).
+    static LAST_PLANS: Cell<Option<&'static SpecPlans>> = const { Cell::new(None) };
+}
+
+/// The plan of the instruction's form.
+pub fn plan(ins: &Instruction) -> &'static FormPlan {
+    let key = ins.spec as *const IsaSpec as usize;
+    let plans = LAST_PLANS.with(|last| match last.get() {
+        Some(p) if p.spec == key => p,
+        _ => {
+            let mut all = SPEC_PLANS.lock().unwrap_or_else(|e| e.into_inner());
+            let p = match all.iter().find(|p| p.spec == key) {
+                Some(p) => *p,
+                None => {
+                    // One per spec (a handful, for the process's life).
+                    let p: &'static SpecPlans = Box::leak(Box::new(SpecPlans {
+                        spec: key,
+                        forms: ins.spec.forms.iter().map(|_| OnceLock::new()).collect(),
+                    }));
+                    all.push(p);
+                    p
+                }
+            };
+            last.set(Some(p));
+            p
+        }
+    });
+    plans.forms[ins.form as usize].get_or_init(|| FormPlan::of(ins))
+}
+
+/// Slots of the per-thread field-index cache (a power of two).
+const FIELD_SLOTS: usize = 1 << 12;
+
+thread_local! {
+    /// Field indices by (encoding, field name): `(encoding address, name address,
+    /// name length << 16 | index or 0xffff)`. Names are `&'static str`, so an address and
+    /// length stand for one text for the process's life.
+    static FIELD_INDEX: [Cell<(usize, usize, u32)>; FIELD_SLOTS] =
+        const { [const { Cell::new((0, 0, 0)) }; FIELD_SLOTS] };
+}
+
+/// The index of field `name` in `enc`, through a per-thread cache (instead of comparing
+/// `name` with every field's name).
+pub fn field_index(enc: &'static EncodingInfo, name: &'static str) -> Option<usize> {
+    let e = enc as *const EncodingInfo as usize;
+    let n = name.as_ptr() as usize;
+    let len = name.len() as u32;
+    let h = (e ^ n.rotate_left(23) ^ len as usize).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let slot = (h >> (usize::BITS - FIELD_SLOTS.trailing_zeros())) & (FIELD_SLOTS - 1);
+    let unpack = |v: u32| (v & 0xffff != 0xffff).then_some((v & 0xffff) as usize);
+    FIELD_INDEX.with(|t| {
+        let (ce, cn, cv) = t[slot].get();
+        if ce == e && cn == n && cv >> 16 == len {
+            return unpack(cv);
+        }
+        let index = enc.fields.iter().position(|f| f.name == name);
+        let v = (len << 16) | index.map_or(0xffff, |i| i as u32 & 0xffff);
+        if len <= 0xffff && enc.fields.len() < 0xffff {
+            t[slot].set((e, n, v));
+        }
+        index
+    })
+}
+
+/// The value of known field `k` of `ins`.
+pub fn known_field(ins: &Instruction, k: F) -> Option<u64> {
+    known_field_in(ins, plan(ins), k)
+}
+
+fn known_field_in(ins: &Instruction, plan: &FormPlan, k: F) -> Option<u64> {
+    match plan.fields[k as usize] {
+        NO_FIELD => None,
+        i => Some(plan.encoding.fields[i as usize].extract(ins.bits)),
+    }
+}
+
+/// The value of field `name` of `ins` (what [`Instruction::field`] gives, by
+/// [`field_index`]).
+pub fn field_of(ins: &Instruction, name: &'static str) -> Option<u64> {
+    let enc = ins.encoding();
+    field_index(enc, name).map(|i| enc.fields[i].extract(ins.bits))
+}
+
+/// Operands copied out of the printer's list (so that the printer can be written to while
+/// they are walked); no heap unless a form has more than [`OpList::INLINE`].
+// The inline variant is meant to be large: it lives on the stack instead of the heap.
+#[allow(clippy::large_enum_variant)]
+pub enum OpList {
+    Inline(usize, [Option<DecodedOperand>; OpList::INLINE]),
+    Heap(Vec<DecodedOperand>),
+}
+
+impl OpList {
+    pub const INLINE: usize = 12;
+
+    fn of(ops: impl Iterator<Item = DecodedOperand> + Clone) -> OpList {
+        if ops.clone().count() > Self::INLINE {
+            return OpList::Heap(ops.collect());
+        }
+        let mut a = [None; Self::INLINE];
+        let mut n = 0;
+        for (slot, o) in a.iter_mut().zip(ops) {
+            *slot = Some(o);
+            n += 1;
+        }
+        OpList::Inline(n, a)
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            OpList::Inline(n, _) => *n,
+            OpList::Heap(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<DecodedOperand> {
+        match self {
+            OpList::Inline(n, a) => a[..*n].get(i).copied().flatten(),
+            OpList::Heap(v) => v.get(i).copied(),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = DecodedOperand> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl<'a> IntoIterator for &'a OpList {
+    type Item = DecodedOperand;
+    type IntoIter = Box<dyn Iterator<Item = DecodedOperand> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl IntoIterator for OpList {
+    type Item = DecodedOperand;
+    type IntoIter = OpListIter;
+    fn into_iter(self) -> OpListIter {
+        OpListIter { list: self, at: 0 }
+    }
+}
+
+pub struct OpListIter {
+    list: OpList,
+    at: usize,
+}
+
+impl Iterator for OpListIter {
+    type Item = DecodedOperand;
+    fn next(&mut self) -> Option<DecodedOperand> {
+        let o = self.list.get(self.at)?;
+        self.at += 1;
+        Some(o)
+    }
 }
 
 /// State shared by the family printers.
@@ -69,33 +524,43 @@ pub struct Printer<'a> {
     pub out: String,
     /// Whether anything after the mnemonic has been written (for `, ` separators).
     operands_written: usize,
+    /// The form's plan.
+    pub plan: &'static FormPlan,
 }
 
 impl<'a> Printer<'a> {
     pub fn new(ins: &'a Instruction) -> Printer<'a> {
+        let mut ops = Vec::new();
+        let plan = plan(ins);
+        operands_into(ins, plan, &mut ops);
         Printer {
             ins,
-            ops: ins.operands(),
+            ops,
             out: String::new(),
             operands_written: 0,
+            plan,
         }
     }
 
     pub fn mnemonic(&mut self) {
-        let info = self.ins.info();
-        let m = crate::overrides::llvm_mnemonic(self.ins.spec.generation, info.name, info.mnemonic);
-        self.out.push_str(m);
+        self.out.push_str(self.plan.mnemonic);
     }
 
-    /// Appends an operand, with `, ` after the first and a space before the first.
-    pub fn operand(&mut self, text: &str) {
+    /// Starts an operand: `, ` after the first, a space before the first; the caller then
+    /// appends the operand's text to `out`.
+    pub fn begin_operand(&mut self) -> &mut String {
         self.out.push_str(if self.operands_written == 0 {
             " "
         } else {
             ", "
         });
-        self.out.push_str(text);
         self.operands_written += 1;
+        &mut self.out
+    }
+
+    /// Appends an operand, with `, ` after the first and a space before the first.
+    pub fn operand(&mut self, text: &str) {
+        self.begin_operand().push_str(text);
     }
 
     /// Appends a modifier (` name` or ` name:value`).
@@ -104,35 +569,54 @@ impl<'a> Printer<'a> {
         self.out.push_str(text);
     }
 
-    pub fn field(&self, name: &str) -> Option<u64> {
-        self.ins.field(name)
+    /// Starts a modifier (a space); the caller appends its text to `out`.
+    pub fn begin_modifier(&mut self) -> &mut String {
+        self.out.push(' ');
+        &mut self.out
+    }
+
+    pub fn field(&self, name: &'static str) -> Option<u64> {
+        field_of(self.ins, name)
+    }
+
+    /// The value of known field `k`, if the encoding has it.
+    pub fn f(&self, k: F) -> Option<u64> {
+        known_field_in(self.ins, self.plan, k)
+    }
+
+    /// The position of known field `k` in the encoding.
+    pub fn field_position(&self, k: F) -> Option<usize> {
+        match self.plan.fields[k as usize] {
+            NO_FIELD => None,
+            i => Some(i as usize),
+        }
     }
 
     /// The explicit (encoded) operands.
-    pub fn explicit(&self) -> Vec<DecodedOperand> {
-        self.ops
-            .iter()
-            .copied()
-            .filter(|o| !o.info.implicit && o.info.field.is_some())
-            .collect()
+    pub fn explicit(&self) -> OpList {
+        OpList::of(
+            self.ops
+                .iter()
+                .copied()
+                .filter(|o| !o.info.implicit && o.info.field.is_some()),
+        )
     }
 
     /// The operand held in field `name`, if the form has one.
-    pub fn op_in(&self, name: &str) -> Option<DecodedOperand> {
-        let enc = self.ins.encoding();
-        self.ops.iter().copied().find(|o| {
-            o.info
-                .field
-                .is_some_and(|f| enc.fields[f as usize].name == name)
-        })
+    pub fn op_in(&self, name: &'static str) -> Option<DecodedOperand> {
+        let f = field_index(self.ins.encoding(), name)?;
+        self.ops
+            .iter()
+            .copied()
+            .find(|o| o.info.field.is_some_and(|g| g as usize == f))
     }
 
     /// `mnemonic op, op, ...` with every explicit operand in the spec's order.
     pub fn default_print(&mut self) {
         self.mnemonic();
         for o in self.explicit() {
-            let t = operand_text(self.ins, &o);
-            self.operand(&t);
+            let ins = self.ins;
+            operand_text_into(self.begin_operand(), ins, &o);
         }
     }
 }
@@ -141,13 +625,66 @@ impl<'a> Printer<'a> {
 /// names a register pair by its low half (`VCC_LO` → `vcc`). Source registers keep the half
 /// in their name (`src_flat_scratch_base_lo` is LLVM's name at every size).
 pub fn named_text(name: &str, size: u16) -> String {
-    let lower = name.to_ascii_lowercase();
-    if size > 32 && !lower.starts_with("src_") {
-        if let Some(base) = lower.strip_suffix("_lo") {
-            return base.to_string();
+    let mut t = String::new();
+    push_named(&mut t, name, size);
+    t
+}
+
+/// [`named_text`] appended to `out`.
+pub fn push_named(out: &mut String, name: &str, size: u16) {
+    let src = name.len() >= 4 && name[..4].eq_ignore_ascii_case("src_");
+    let name = match name.len().checked_sub(3) {
+        Some(k)
+            if size > 32
+                && !src
+                && name.is_char_boundary(k)
+                && name[k..].eq_ignore_ascii_case("_lo") =>
+        {
+            &name[..k]
+        }
+        _ => name,
+    };
+    for c in name.chars() {
+        out.push(c.to_ascii_lowercase());
+    }
+}
+
+/// Appends `v` in decimal.
+pub fn push_u64(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
         }
     }
-    lower
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
+}
+
+/// Appends `v` in decimal, with `-` when negative.
+pub fn push_i64(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    push_u64(out, v.unsigned_abs());
+}
+
+/// Appends `0x` and `v` in lower-case hex, no leading zeros.
+pub fn push_hex(out: &mut String, v: u64) {
+    out.push_str("0x");
+    let digits = (64 - v.leading_zeros()).div_ceil(4).max(1);
+    for i in (0..digits).rev() {
+        out.push(b"0123456789abcdef"[(v >> (4 * i) & 0xf) as usize] as char);
+    }
 }
 
 fn reg_prefix(file: RegFile) -> &'static str {
@@ -160,11 +697,22 @@ fn reg_prefix(file: RegFile) -> &'static str {
 }
 
 pub fn reg_text(file: RegFile, first: u32, count: u32) -> String {
-    let p = reg_prefix(file);
+    let mut t = String::new();
+    push_reg(&mut t, file, first, count);
+    t
+}
+
+/// [`reg_text`] appended to `out`: `v1`, `s[2:3]`.
+pub fn push_reg(out: &mut String, file: RegFile, first: u32, count: u32) {
+    out.push_str(reg_prefix(file));
     if count <= 1 {
-        format!("{p}{first}")
+        push_u64(out, first as u64);
     } else {
-        format!("{p}[{first}:{}]", first + count - 1)
+        out.push('[');
+        push_u64(out, first as u64);
+        out.push(':');
+        push_u64(out, first as u64 + count as u64 - 1);
+        out.push(']');
     }
 }
 
@@ -206,7 +754,7 @@ pub fn imm_style(ins: &Instruction, o: &DecodedOperand) -> ImmStyle {
 }
 
 pub fn imm_style_of(scalar: bool, size: u16, data_format: &str) -> ImmStyle {
-    let float16 = data_format.contains("F16") && !data_format.contains("PK");
+    let float16 = size <= 16 && data_format.contains("F16") && !data_format.contains("PK");
     match size {
         0..=16 if float16 && scalar => ImmStyle::SaluF16,
         0..=16 if float16 => ImmStyle::F16,
@@ -239,27 +787,53 @@ fn int_inline(v: i64) -> bool {
 
 /// The inline-constant text of a 32-bit value, if it is one.
 pub fn inline_text32(v: u32) -> Option<String> {
+    let mut t = String::new();
+    push_inline32(&mut t, v).then_some(t)
+}
+
+/// [`inline_text32`] appended to `out`; false (nothing appended) when `v` is no inline
+/// constant.
+pub fn push_inline32(out: &mut String, v: u32) -> bool {
     if int_inline(v as i32 as i64) {
-        return Some((v as i32).to_string());
+        push_i64(out, v as i32 as i64);
+        return true;
     }
-    INLINE_FLOATS
-        .iter()
-        .find(|f| f.1 == v)
-        .map(|f| f.3.to_string())
+    match INLINE_FLOATS.iter().find(|f| f.1 == v) {
+        Some(f) => {
+            out.push_str(f.3);
+            true
+        }
+        None => false,
+    }
+}
+
+fn is_inline32(v: u32) -> bool {
+    int_inline(v as i32 as i64) || INLINE_FLOATS.iter().any(|f| f.1 == v)
+}
+
+fn is_inline64(v: u64) -> bool {
+    int_inline(v as i64) || INLINE_FLOATS.iter().any(|f| f.2 == v)
 }
 
 /// The inline-constant text of a 64-bit value, if it is one.
 pub fn inline_text64(v: u64) -> Option<String> {
+    let mut t = String::new();
+    push_inline64(&mut t, v).then_some(t)
+}
+
+/// [`inline_text64`] appended to `out`; false (nothing appended) when `v` is no inline
+/// constant.
+pub fn push_inline64(out: &mut String, v: u64) -> bool {
     if int_inline(v as i64) {
-        return Some((v as i64).to_string());
+        push_i64(out, v as i64);
+        return true;
     }
-    INLINE_FLOATS.iter().find(|f| f.2 == v).map(|f| {
-        if f.1 == 0x3e22f983 {
-            INV_2PI_F64.to_string()
-        } else {
-            f.3.to_string()
-        }
-    })
+    match INLINE_FLOATS.iter().find(|f| f.2 == v) {
+        Some(f) if f.1 == 0x3e22f983 => out.push_str(INV_2PI_F64),
+        Some(f) => out.push_str(f.3),
+        None => return false,
+    }
+    true
 }
 
 /// Whether the low half of a 16-bit float operand's value is an inline constant.
@@ -271,78 +845,92 @@ fn inline_f16(v: u16) -> bool {
 /// would be printed as an inline constant is wrapped as `lit(...)` (`lit64(...)` for a 64-bit
 /// literal that a 32-bit one could hold). `literal64` says the encoding's literal is 64 bits.
 pub fn literal_text(value: u64, style: ImmStyle, literal64: bool) -> String {
+    let mut t = String::new();
+    push_literal(&mut t, value, style, literal64);
+    t
+}
+
+/// [`literal_text`] appended to `out`.
+pub fn push_literal(out: &mut String, value: u64, style: ImmStyle, literal64: bool) {
     let hi = value >> 32;
     if literal64 {
         if hi == 0 {
-            return format!("lit64(0x{value:x})");
+            out.push_str("lit64(");
+            push_hex(out, value);
+            out.push(')');
+            return;
         }
-        return match style {
-            ImmStyle::B64 => inline_text64(value).unwrap_or_else(|| format!("0x{value:x}")),
+        match style {
+            ImmStyle::B64 => {
+                if !push_inline64(out, value) {
+                    push_hex(out, value);
+                }
+            }
             _ => {
                 let lo = value as u32;
-                inline_text32(lo).unwrap_or_else(|| format!("0x{lo:x}"))
+                if !push_inline32(out, lo) {
+                    push_hex(out, lo as u64);
+                }
             }
-        };
+        }
+        return;
     }
     let v = value as u32;
-    let lit = format!("lit(0x{v:x})");
-    match style {
-        ImmStyle::B32 => {
-            if inline_text32(v).is_some() {
-                lit
-            } else {
-                format!("0x{v:x}")
-            }
-        }
-        ImmStyle::B64 => {
-            if inline_text64(v as u64).is_some() {
-                lit
-            } else {
-                format!("0x{v:x}")
-            }
-        }
-        ImmStyle::I16 | ImmStyle::SaluF16 => {
-            if inline_text32(v).is_some() {
-                lit
-            } else {
-                format!("0x{:x}", v & 0xffff)
-            }
-        }
-        ImmStyle::F16 => {
-            if inline_f16(v as u16) {
-                lit
-            } else {
-                format!("0x{:x}", v & 0xffff)
-            }
-        }
+    let (inlinable, shown) = match style {
+        ImmStyle::B32 => (is_inline32(v), v as u64),
+        ImmStyle::B64 => (is_inline64(v as u64), v as u64),
+        ImmStyle::I16 | ImmStyle::SaluF16 => (is_inline32(v), (v & 0xffff) as u64),
+        ImmStyle::F16 => (inline_f16(v as u16), (v & 0xffff) as u64),
+    };
+    if inlinable {
+        out.push_str("lit(");
+        push_hex(out, v as u64);
+        out.push(')');
+    } else {
+        push_hex(out, shown);
     }
 }
 
 /// Whether a 32-bit literal could have been an inline constant for an operand of this data
 /// format (LLVM then prints it as `lit(...)` to keep the encoding). Vector operand styles.
 pub fn literal_is_inlinable(value: u64, data_format: &str, size: u16) -> bool {
-    literal_text(value, imm_style_of(false, size, data_format), false).starts_with("lit")
+    let v = value as u32;
+    match imm_style_of(false, size, data_format) {
+        ImmStyle::B32 | ImmStyle::I16 | ImmStyle::SaluF16 => is_inline32(v),
+        ImmStyle::B64 => is_inline64(v as u64),
+        ImmStyle::F16 => inline_f16(v as u16),
+    }
 }
 
 /// The text of a float inline constant named `name` by AMD (`0.5`, `0.15915494`).
 pub fn float_text(name: &str, style: ImmStyle) -> String {
-    let Some(f) = INLINE_FLOATS.iter().find(|f| f.3 == name) else {
-        return name.to_string();
-    };
-    match style {
-        ImmStyle::SaluF16 => format!("0x{:x}", f.0),
-        ImmStyle::B64 if f.1 == 0x3e22f983 => INV_2PI_F64.to_string(),
-        _ => name.to_string(),
+    let mut t = String::new();
+    push_float(&mut t, name, style);
+    t
+}
+
+/// [`float_text`] appended to `out`.
+pub fn push_float(out: &mut String, name: &str, style: ImmStyle) {
+    match INLINE_FLOATS.iter().find(|f| f.3 == name) {
+        Some(f) if style == ImmStyle::SaluF16 => push_hex(out, f.0 as u64),
+        Some(f) if style == ImmStyle::B64 && f.1 == 0x3e22f983 => out.push_str(INV_2PI_F64),
+        _ => out.push_str(name),
     }
 }
 
 /// A signed immediate in LLVM's hex form (`0x12`, `-0x10`).
 pub fn signed_hex(v: i64) -> String {
+    let mut t = String::new();
+    push_signed_hex(&mut t, v);
+    t
+}
+
+/// [`signed_hex`] appended to `out`.
+pub fn push_signed_hex(out: &mut String, v: i64) {
     if v < 0 {
-        format!("-0x{:x}", v.unsigned_abs())
-    } else {
-        format!("0x{v:x}")
+        out.push('-');
     }
+    push_hex(out, v.unsigned_abs());
 }
 
 /// `raw` read as a two's-complement number of `bits` bits.
@@ -446,28 +1034,56 @@ pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String
 
 /// The LLVM text of an operand.
 pub fn operand_text(ins: &Instruction, o: &DecodedOperand) -> String {
+    let mut t = String::new();
+    operand_text_into(&mut t, ins, o);
+    t
+}
+
+/// [`operand_text`] appended to `out`.
+pub fn operand_text_into(out: &mut String, ins: &Instruction, o: &DecodedOperand) {
+    operand_text_in(out, ins, plan(ins), o)
+}
+
+/// [`operand_text_into`] with the form's plan at hand.
+fn operand_text_in(out: &mut String, ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) {
     if let Operand::Unknown(v) = o.value {
-        return unknown_text(ins, o, v);
+        return unknown_text_into(out, ins, o, v);
     }
-    let literal64 = ins.field("LITERAL64").is_some();
-    value_text(ins.spec, imm_style(ins, o), literal64, o)
+    value_text_into(out, ins.spec, imm_style(ins, o), plan.literal64, o)
 }
 
 /// The LLVM text of an operand of `spec` whose constants print in `style` (what
 /// [`operand_text`] gives, for operands not held by an [`Instruction`]: dual-issue halves).
 pub fn value_text(spec: &IsaSpec, style: ImmStyle, literal64: bool, o: &DecodedOperand) -> String {
+    let mut t = String::new();
+    value_text_into(&mut t, spec, style, literal64, o);
+    t
+}
+
+/// [`value_text`] appended to `out`.
+pub fn value_text_into(
+    out: &mut String,
+    spec: &IsaSpec,
+    style: ImmStyle,
+    literal64: bool,
+    o: &DecodedOperand,
+) {
     let size = o.info.size;
     match o.value {
         Operand::Reg { file, first, count } => {
-            reg_text(file, aligned_first(file, first, count), count)
+            push_reg(out, file, aligned_first(file, first, count), count)
         }
-        Operand::Named(n) => named_text(n, size),
-        Operand::Int(i) => i.to_string(),
-        Operand::Float(f) => float_text(f, style),
-        Operand::Literal(v) => literal_text(v, style, literal64),
-        Operand::Imm(v) => v.to_string(),
-        Operand::Unknown(v) => unknown_text_in(spec, o, v),
-        Operand::Implicit(t) => t.to_ascii_lowercase(),
+        Operand::Named(n) => push_named(out, n, size),
+        Operand::Int(i) => push_i64(out, i),
+        Operand::Float(f) => push_float(out, f, style),
+        Operand::Literal(v) => push_literal(out, v, style, literal64),
+        Operand::Imm(v) => push_u64(out, v),
+        Operand::Unknown(v) => out.push_str(&unknown_text_in(spec, o, v)),
+        Operand::Implicit(t) => {
+            for c in t.chars() {
+                out.push(c.to_ascii_lowercase());
+            }
+        }
     }
 }
 
@@ -490,8 +1106,11 @@ fn unknown_text_in(spec: &IsaSpec, o: &DecodedOperand, v: u64) -> String {
 
 /// A value the operand's type does not list: LLVM's name of the code if it has one, else the
 /// number.
-fn unknown_text(ins: &Instruction, o: &DecodedOperand, v: u64) -> String {
-    unlisted_code_name(ins, o).unwrap_or_else(|| v.to_string())
+fn unknown_text_into(out: &mut String, ins: &Instruction, o: &DecodedOperand, v: u64) {
+    match unlisted_code_name(ins, o) {
+        Some(t) => out.push_str(&t),
+        None => push_u64(out, v),
+    }
 }
 
 /// The bits of a scalar operand as LLVM names its codes: lane masks (`FMT_NUM_M64`) are 32

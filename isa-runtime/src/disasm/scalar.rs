@@ -5,8 +5,8 @@
 //! types; the names LLVM prints for their values come from [`crate::overrides`].
 
 use super::{
-    inline_text32, operand_text, operand_type, sign_extend, signed_hex, subfield, Family, Printer,
-    Variant,
+    operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_signed_hex,
+    push_u64, sign_extend, signed_hex, subfield, Family, Printer, Variant, F,
 };
 use crate::operand::{classify_in, DecodedOperand, Operand};
 use crate::overrides::{self, name_of};
@@ -24,8 +24,11 @@ fn sop(p: &mut Printer, family: Family) {
     p.mnemonic();
     let explicit = p.explicit();
     for o in &explicit {
-        let t = sop_operand_text(p, o, family);
-        p.operand(&t);
+        p.begin_operand();
+        // The printer is read while its text grows: the text is taken out meanwhile.
+        let mut out = std::mem::take(&mut p.out);
+        sop_operand_text(&mut out, p, &o, family);
+        p.out = out;
     }
     let mnemonic = p.ins.info().mnemonic;
     if explicit.is_empty()
@@ -33,7 +36,7 @@ fn sop(p: &mut Printer, family: Family) {
             .iter()
             .any(|e| e.0 == mnemonic)
     {
-        if let Some(v) = p.field("SIMM16").filter(|&v| v != 0) {
+        if let Some(v) = p.f(F::SIMM16).filter(|&v| v != 0) {
             p.operand(&v.to_string());
         }
     }
@@ -45,56 +48,68 @@ fn field_name(p: &Printer, o: &DecodedOperand) -> &'static str {
         .map_or("", |f| p.ins.encoding().fields[f as usize].name)
 }
 
-fn sop_operand_text(p: &Printer, o: &DecodedOperand, family: Family) -> String {
+fn sop_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand, family: Family) {
     let ins = p.ins;
     let generation = ins.spec.generation;
     let mnemonic = ins.info().mnemonic;
     let Some(ty) = operand_type(ins, o) else {
-        return operand_text(ins, o);
+        return operand_text_into(out, ins, o);
     };
     let raw = o.raw;
-    match ty.name {
-        "OPR_HWREG" => return hwreg_text(generation, ty, raw),
-        "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => return sendmsg_text(generation, raw),
-        "OPR_WAITCNT" => return waitcnt_text(ty, raw),
-        "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => return depctr_text(ty, raw),
-        "OPR_DELAY" => return delay_text(generation, ty, raw),
-        "OPR_VERSION" => return version_text(generation, ty, raw),
+    let special = match ty.name {
+        "OPR_HWREG" => Some(hwreg_text(generation, ty, raw)),
+        "OPR_SENDMSG" | "OPR_SENDMSG_RTN" => Some(sendmsg_text(generation, raw)),
+        "OPR_WAITCNT" => return push_waitcnt(out, ty, raw),
+        "OPR_WAITCNT_DEPCTR" | "OPR_WAIT_ALU" => Some(depctr_text(ty, raw)),
+        "OPR_DELAY" => Some(delay_text(generation, ty, raw)),
+        "OPR_VERSION" => Some(version_text(generation, ty, raw)),
         // Branch targets: LLVM prints the raw 16-bit word offset, unsigned.
-        "OPR_LABEL" => return (raw & 0xffff).to_string(),
-        _ => {}
+        "OPR_LABEL" => return push_u64(out, raw & 0xffff),
+        _ => None,
+    };
+    if let Some(t) = special {
+        return out.push_str(&t);
     }
     let plain_immediate_type = ty.runs.is_empty() && ty.values.is_empty();
     if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)
         && matches!(field_name(p, o), "SIMM16" | "SSRC1")
     {
-        return gpr_idx_text(raw);
+        return out.push_str(&gpr_idx_text(raw));
     }
     if let (Operand::Literal(v), true) = (o.value, plain_immediate_type) {
         // A literal that is an immediate operand (s_setreg_imm32_b32's value), not a source:
         // LLVM prints it as a number, inline-constant values by their inline text.
-        return inline_text32(v as u32).unwrap_or_else(|| format!("0x{:x}", v as u32));
+        if !push_inline32(out, v as u32) {
+            push_hex(out, v as u32 as u64);
+        }
+        return;
     }
     if !matches!(o.value, Operand::Imm(_)) {
-        return operand_text(ins, o);
+        return operand_text_into(out, ins, o);
     }
     match family {
         // SOPK immediates are LLVM's unsigned 16-bit operands: always hex.
-        Family::Sopk => format!("0x{:x}", raw & 0xffff),
-        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => {
-            format!("0x{:x}", raw & 0xffff)
-        }
-        _ => small_decimal(raw),
+        Family::Sopk => push_hex(out, raw & 0xffff),
+        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => push_hex(out, raw & 0xffff),
+        _ => push_small_decimal(out, raw),
+    }
+}
+
+/// [`small_decimal`] appended to `out`.
+fn push_small_decimal(out: &mut String, v: u64) {
+    if v <= 64 {
+        push_u64(out, v)
+    } else {
+        push_hex(out, v)
     }
 }
 
 /// LLVM's plain immediates: decimal up to 64 (the inline-constant range), hex above.
+#[cfg(test)]
 fn small_decimal(v: u64) -> String {
-    if v <= 64 {
-        v.to_string()
-    } else {
-        format!("0x{v:x}")
-    }
+    let mut t = String::new();
+    push_small_decimal(&mut t, v);
+    t
 }
 
 /// `hwreg(NAME)` for a whole register, `hwreg(NAME, offset, size)` for a bit range; an id LLVM
@@ -171,22 +186,36 @@ fn all_ones(f: &FieldInfo) -> u64 {
 }
 
 /// `vmcnt(n) expcnt(n) lgkmcnt(n)` from the fields of `OPR_WAITCNT`.
+#[cfg(test)]
 fn waitcnt_text(ty: &OperandTypeInfo, raw: u64) -> String {
-    let counters: Vec<(&FieldInfo, u64)> = WAITCNT_ORDER
+    let mut t = String::new();
+    push_waitcnt(&mut t, ty, raw);
+    t
+}
+
+/// [`waitcnt_text`] appended to `out`.
+fn push_waitcnt(out: &mut String, ty: &OperandTypeInfo, raw: u64) {
+    let counters = WAITCNT_ORDER
         .iter()
         .filter_map(|n| ty.fields.iter().find(|f| f.name == *n))
-        .map(|f| (f, f.extract(raw as u128)))
-        .collect();
-    let all_default = counters.iter().all(|(f, v)| *v == all_ones(f));
-    let parts: Vec<String> = counters
-        .iter()
-        .filter(|(f, v)| all_default || *v != all_ones(f))
-        .map(|(f, v)| format!("{}cnt({v})", f.name.to_ascii_lowercase()))
-        .collect();
-    if parts.is_empty() {
-        return format!("0x{raw:x}");
+        .map(|f| (f, f.extract(raw as u128)));
+    let all_default = counters.clone().all(|(f, v)| v == all_ones(f));
+    let mut first = true;
+    for (f, v) in counters.filter(|(f, v)| all_default || *v != all_ones(f)) {
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        for c in f.name.chars() {
+            out.push(c.to_ascii_lowercase());
+        }
+        out.push_str("cnt(");
+        push_u64(out, v);
+        out.push(')');
     }
-    parts.join(" ")
+    if first {
+        push_hex(out, raw);
+    }
 }
 
 /// LLVM's order of the dependency counters (`depctr_va_vdst` before `depctr_va_sdst`).
@@ -292,19 +321,24 @@ fn smem(p: &mut Printer) {
         .find(|f| p.field(f).is_some());
     let offset_is_operand = offset_field.is_some_and(|f| p.op_in(f).is_some());
     for o in p.explicit() {
-        let t = match field_name(p, &o) {
-            "SOFFSET" if !offset_is_operand && offset_field.is_some() => smem_offset_text(p, &o),
+        p.begin_operand();
+        // The printer is read while its text grows: the text is taken out meanwhile.
+        let mut out = std::mem::take(&mut p.out);
+        match field_name(p, &o) {
+            "SOFFSET" if !offset_is_operand && offset_field.is_some() => {
+                out.push_str(&smem_offset_text(p, &o))
+            }
             "IOFFSET" | "OFFSET" => {
                 let width = o
                     .info
                     .field
                     .map_or(32, |f| p.ins.encoding().fields[f as usize].width());
-                signed_hex(sign_extend(o.raw, width))
+                push_signed_hex(&mut out, sign_extend(o.raw, width))
             }
-            _ if matches!(o.value, Operand::Imm(_)) => small_decimal(o.raw),
-            _ => operand_text(p.ins, &o),
-        };
-        p.operand(&t);
+            _ if matches!(o.value, Operand::Imm(_)) => push_small_decimal(&mut out, o.raw),
+            _ => operand_text_into(&mut out, p.ins, &o),
+        }
+        p.out = out;
     }
     // Cache policy belongs to data accesses: a register SDATA and an SBASE.
     let data_access = p
@@ -327,7 +361,7 @@ fn smem_offset_text(p: &Printer, soffset: &DecodedOperand) -> String {
     };
     let offset = sign_extend(off_field.extract(p.ins.bits), off_field.width());
     let reg = operand_text(p.ins, soffset);
-    if let (Some(imm), Some(soffset_en)) = (p.field("IMM"), p.field("SOFFSET_EN")) {
+    if let (Some(imm), Some(soffset_en)) = (p.f(F::IMM), p.f(F::SOFFSET_EN)) {
         return match (imm, soffset_en) {
             (0, 0) => register_code_text(p, soffset, off_field.extract(p.ins.bits) & 0x7f),
             (0, _) => reg,
@@ -378,12 +412,12 @@ fn register_code_text(p: &Printer, like: &DecodedOperand, code: u64) -> String {
 
 /// `glc`, `dlc` (GFX9-11); `th:`, `scope:` and `nv` (GFX12). GFX9's NV bit is not printed.
 fn smem_cache_policy(p: &mut Printer) {
-    for (field, text) in [("GLC", "glc"), ("DLC", "dlc")] {
-        if p.field(field).is_some_and(|v| v != 0) {
+    for (field, text) in [(F::GLC, "glc"), (F::DLC, "dlc")] {
+        if p.f(field).is_some_and(|v| v != 0) {
             p.modifier(text);
         }
     }
-    let (Some(th), Some(scope)) = (p.field("TH"), p.field("SCOPE")) else {
+    let (Some(th), Some(scope)) = (p.f(F::TH), p.f(F::SCOPE)) else {
         return;
     };
     let th_name = match (th, scope) {
@@ -401,7 +435,7 @@ fn smem_cache_policy(p: &mut Printer) {
     {
         p.modifier(&format!("scope:{s}"));
     }
-    if p.field("NV").is_some_and(|v| v != 0) {
+    if p.f(F::NV).is_some_and(|v| v != 0) {
         p.modifier("nv");
     }
 }

@@ -11,11 +11,13 @@
 //!
 //! None of this is in AMD's XML: it is keyed here by family and field names.
 
-use super::{named_text, reg_text, Family, Printer, Variant};
+use super::{
+    push_hex, push_i64, push_named, push_reg, push_u64, Family, FormPlan, Printer, Variant, F,
+};
 use crate::decode::Instruction;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
 use crate::overrides;
-use std::fmt::Write as _;
+use crate::tables::{IsaSpec, OperandInfo};
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
 /// prints their 32-bit form without `_e32`.
@@ -35,7 +37,7 @@ const LLVM_SINGLE_ENCODING: &[(&str, &str)] = &[
 ];
 
 pub fn print(p: &mut Printer, family: Family, variant: Variant) {
-    let shape = Shape::of(p.ins, family, variant);
+    let shape = Shape::of(p, family, variant);
     match family {
         Family::Vopd => print_vopd(p),
         _ => print_alu(p, &shape),
@@ -56,33 +58,21 @@ struct Shape {
     true16: bool,
 }
 
+/// Whether LLVM defines the instruction in one encoding only ([`LLVM_SINGLE_ENCODING`]).
+pub(super) fn llvm_single_encoding(name: &str) -> bool {
+    LLVM_SINGLE_ENCODING.iter().any(|(n, _)| *n == name)
+}
+
 impl Shape {
-    fn of(ins: &Instruction, family: Family, variant: Variant) -> Shape {
-        let spec = ins.spec;
-        let info = ins.info();
-        let (mut has_short, mut has_long, mut compare) = (false, false, false);
-        for &form in info.forms {
-            match spec.encoding_of(form).family {
-                Family::Vop1 | Family::Vop2 => has_short = true,
-                Family::Vopc => {
-                    has_short = true;
-                    compare = true;
-                }
-                Family::Vop3 => has_long = true,
-                _ => {}
-            }
-        }
-        if LLVM_SINGLE_ENCODING.iter().any(|(n, _)| *n == info.name) {
-            has_long = false;
-        }
-        let true16 = spec.traits.true16;
+    fn of(p: &Printer, family: Family, variant: Variant) -> Shape {
+        let plan = p.plan;
         Shape {
             family,
             variant,
-            has_short,
-            has_long,
-            compare,
-            true16,
+            has_short: plan.has_short,
+            has_long: plan.has_long,
+            compare: plan.compare,
+            true16: p.ins.spec.traits.true16,
         }
     }
 
@@ -113,49 +103,107 @@ impl Shape {
     }
 }
 
-/// The operand roles of a form.
+/// The operand roles of a form (counts; the operands are walked again by [`role_of`]).
 struct Roles {
-    destinations: Vec<DecodedOperand>,
-    sources: Vec<DecodedOperand>,
+    destinations: usize,
+    sources: usize,
     /// Implicit VCC written (VOPC, carry-out) and read (carry-in, v_cndmask) by the 32-bit,
     /// DPP and SDWA encodings, which LLVM prints.
-    vcc_out: Option<DecodedOperand>,
-    vcc_in: Option<DecodedOperand>,
+    vcc_out: bool,
+    vcc_in: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Destination,
+    Source,
+    VccOut,
+    VccIn,
+    None,
+}
+
+fn role_of(spec: &IsaSpec, long: bool, info: &OperandInfo) -> Role {
+    let ty = info
+        .operand_type
+        .map_or("", |t| spec.operand_types[t as usize].name);
+    if info.implicit || info.field.is_none() {
+        return match (!long && ty == "OPR_VCC", info.output) {
+            (true, true) => Role::VccOut,
+            (true, false) => Role::VccIn,
+            _ => Role::None,
+        };
+    }
+    if info.output {
+        // LLVM treats the EXEC destination of v_cmpx as implicit.
+        if ty != "OPR_EXEC" {
+            Role::Destination
+        } else {
+            Role::None
+        }
+    } else {
+        Role::Source
+    }
+}
+
+fn is_long(shape: &Shape) -> bool {
+    matches!(shape.family, Family::Vop3 | Family::Vop3p)
+}
+
+/// The roles of a form's operands, by the operand's position (the printers' plan): bit `k`
+/// of `.0` marks a destination, of `.1` a source; then whether VCC is written and read.
+/// `None` for a form of more than 64 operands (the printer then works them out itself).
+pub(super) fn form_roles(ins: &Instruction) -> Option<(u64, u64, bool, bool)> {
+    let long = matches!(ins.encoding().family, Family::Vop3 | Family::Vop3p);
+    let operands = ins.form_info().operands;
+    if operands.len() > 64 {
+        return None;
+    }
+    let mut r = (0u64, 0u64, false, false);
+    for (k, info) in operands.iter().enumerate() {
+        match role_of(ins.spec, long, info) {
+            Role::Destination => r.0 |= 1 << k,
+            Role::Source => r.1 |= 1 << k,
+            Role::VccOut => r.2 = true,
+            Role::VccIn => r.3 = true,
+            Role::None => {}
+        }
+    }
+    Some(r)
+}
+
+/// The role of operand `k` of the printer's form.
+fn role_at(p: &Printer, long: bool, k: usize) -> Role {
+    match p.plan.roles {
+        Some((d, _, _, _)) if d >> k & 1 == 1 => Role::Destination,
+        Some((_, s, _, _)) if s >> k & 1 == 1 => Role::Source,
+        Some(_) => Role::None,
+        None => role_of(p.ins.spec, long, p.ops[k].info),
+    }
 }
 
 fn roles(p: &Printer, shape: &Shape) -> Roles {
-    let spec = p.ins.spec;
-    let type_name = |o: &DecodedOperand| {
-        o.info
-            .operand_type
-            .map_or("", |t| spec.operand_types[t as usize].name)
-    };
+    let long = is_long(shape);
+    if let Some((d, s, vcc_out, vcc_in)) = p.plan.roles {
+        return Roles {
+            destinations: d.count_ones() as usize,
+            sources: s.count_ones() as usize,
+            vcc_out,
+            vcc_in,
+        };
+    }
     let mut r = Roles {
-        destinations: Vec::new(),
-        sources: Vec::new(),
-        vcc_out: None,
-        vcc_in: None,
+        destinations: 0,
+        sources: 0,
+        vcc_out: false,
+        vcc_in: false,
     };
-    let long = matches!(shape.family, Family::Vop3 | Family::Vop3p);
     for o in &p.ops {
-        let ty = type_name(o);
-        if o.info.implicit || o.info.field.is_none() {
-            if !long && ty == "OPR_VCC" {
-                if o.info.output {
-                    r.vcc_out = Some(*o);
-                } else {
-                    r.vcc_in = Some(*o);
-                }
-            }
-            continue;
-        }
-        if o.info.output {
-            // LLVM treats the EXEC destination of v_cmpx as implicit.
-            if ty != "OPR_EXEC" {
-                r.destinations.push(*o);
-            }
-        } else {
-            r.sources.push(*o);
+        match role_of(p.ins.spec, long, o.info) {
+            Role::Destination => r.destinations += 1,
+            Role::Source => r.sources += 1,
+            Role::VccOut => r.vcc_out = true,
+            Role::VccIn => r.vcc_in = true,
+            Role::None => {}
         }
     }
     r
@@ -169,21 +217,33 @@ fn print_alu(p: &mut Printer, shape: &Shape) {
         dpp_controls(p, shape);
         return;
     }
-    p.out.push_str(shape.suffix(!r.destinations.is_empty()));
+    p.out.push_str(shape.suffix(r.destinations != 0));
     let wave64 = p.ins.spec.wave64;
     let vcc = if wave64 { "vcc" } else { "vcc_lo" };
-    for (k, d) in r.destinations.iter().enumerate() {
-        let t = destination_text(p, shape, d, k);
-        p.operand(&t);
+    let long = is_long(shape);
+    for pass in [Role::Destination, Role::Source] {
+        if pass == Role::Source && r.vcc_out {
+            p.operand(vcc);
+        }
+        let mut index = 0;
+        for k in 0..p.ops.len() {
+            if role_at(p, long, k) != pass {
+                continue;
+            }
+            let o = p.ops[k];
+            p.begin_operand();
+            // The printer is read while its text grows: the text is taken out meanwhile.
+            let mut t = std::mem::take(&mut p.out);
+            if pass == Role::Destination {
+                destination_text(&mut t, p, shape, &o);
+            } else {
+                source_text(&mut t, p, shape, &o, index);
+            }
+            p.out = t;
+            index += 1;
+        }
     }
-    if r.vcc_out.is_some() {
-        p.operand(vcc);
-    }
-    for (i, s) in r.sources.iter().enumerate() {
-        let t = source_text(p, shape, s, i);
-        p.operand(&t);
-    }
-    if r.vcc_in.is_some() {
+    if r.vcc_in {
         p.operand(vcc);
     }
     output_modifiers(p, shape, &r);
@@ -205,8 +265,8 @@ fn dpp_controls(p: &mut Printer, shape: &Shape) {
 /// the F8F6F4 MFMA sources hold their format's share of the 8 registers. GFX9's v_ldexp_f16
 /// takes its exponent (AMD: 16 bits) as a 32-bit integer in LLVM, so a float inline constant
 /// there prints as itself (`-0.5`), not as half-precision bits.
-fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
-    if let Some(bits) = f8f6f4_source_bits(ins, o) {
+fn effective_size(ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) -> u16 {
+    if let Some(bits) = f8f6f4_source_bits(ins, plan, o) {
         return bits;
     }
     let exponent = |ins: &Instruction| {
@@ -214,9 +274,7 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
         matches!(field, Some("SRC1" | "VSRC1"))
     };
     let wave32_mask = o.info.data_format.ends_with("M64") && !ins.spec.wave64;
-    let gfx9_exponent = overrides::GFX9.contains(&ins.spec.generation)
-        && ins.info().name == "V_LDEXP_F16"
-        && exponent(ins);
+    let gfx9_exponent = plan.gfx9_ldexp_f16 && exponent(ins);
     if wave32_mask || gfx9_exponent {
         32
     } else {
@@ -227,14 +285,14 @@ fn effective_size(ins: &Instruction, o: &DecodedOperand) -> u16 {
 /// CDNA 4's `V_MFMA_*_F8F6F4`: CBSZ (source A) and BLGP (source B) name the format, and a
 /// block of FP6 or BF6 values (codes 2, 3) takes 6 registers, of FP4 (code 4) 4, of FP8 or BF8
 /// 8 — as LLVM prints them (it reads the reserved codes 5-7 as 8 registers too).
-fn f8f6f4_source_bits(ins: &Instruction, o: &DecodedOperand) -> Option<u16> {
-    if !ins.info().name.ends_with("_F8F6F4") {
+fn f8f6f4_source_bits(ins: &Instruction, plan: &FormPlan, o: &DecodedOperand) -> Option<u16> {
+    if !plan.f8f6f4 {
         return None;
     }
     let field = ins.encoding().fields[o.info.field? as usize].name;
     let format = match field {
-        "SRC0" => ins.field("CBSZ")?,
-        "SRC1" => ins.field("BLGP")?,
+        "SRC0" => super::known_field(ins, F::CBSZ)?,
+        "SRC1" => super::known_field(ins, F::BLGP)?,
         _ => return None,
     };
     Some(match format {
@@ -294,11 +352,10 @@ fn register_half(
 /// True16 generations; before them (GFX9, GFX10) only the VOP3-only 16-bit instructions
 /// (`v_fma_f16`, `v_mad_u32_u16`, ...) have op_sel, the promoted VOP1/VOP2 ones ignore it.
 fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
-    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
-    if shape.family != Family::Vop3 || overrides::vop3_lacks_op_sel(generation, name) {
+    if shape.family != Family::Vop3 || p.plan.vop3_lacks_op_sel {
         return false;
     }
-    overrides::vop3_has_op_sel(generation, name)
+    p.plan.vop3_has_op_sel
         || ((shape.true16 || !shape.has_short)
             && p.ops
                 .iter()
@@ -306,7 +363,7 @@ fn uses_op_sel(p: &Printer, shape: &Shape) -> bool {
 }
 
 fn op_sel_field(p: &Printer) -> Option<u64> {
-    p.field("OP_SEL").or_else(|| p.field("OPSEL"))
+    p.f(F::OP_SEL).or_else(|| p.f(F::OPSEL))
 }
 
 /// The OP_SEL bit of operand `bit` (sources 0-2, destination 3) in VOP3 encodings; `None` for
@@ -319,15 +376,12 @@ fn op_sel_bit(p: &Printer, shape: &Shape, bit: u32) -> Option<bool> {
     }
 }
 
-fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -> String {
+fn destination_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand) {
     let ins = p.ins;
     // SDWA compares write VCC unless SD selects the SDST field.
-    if shape.variant.sdwa && p.field("SD") == Some(0) {
-        return if ins.spec.wave64 {
-            "vcc".into()
-        } else {
-            "vcc_lo".into()
-        };
+    if shape.variant.sdwa && p.f(F::SD) == Some(0) {
+        out.push_str(if ins.spec.wave64 { "vcc" } else { "vcc_lo" });
+        return;
     }
     // The mixed-precision FMAs write a whole VGPR (mixlo/mixhi pick the half by name).
     let (value, half) = if is_mix(p) {
@@ -335,16 +389,23 @@ fn destination_text(p: &Printer, shape: &Shape, o: &DecodedOperand, _k: usize) -
     } else {
         register_half(shape, accumulator(p, *o), op_sel_bit(p, shape, 3))
     };
-    let mut t = value_text(ins, &value);
-    t.push_str(half);
-    t
+    value_text(out, p, &value);
+    out.push_str(half);
 }
 
+/// Names of the DPP16 and SDWA source modifier bits, by source.
+const SRC_NEG: [F; 3] = [F::SRC0_NEG, F::SRC1_NEG, F::SRC2_NEG];
+const SRC_ABS: [F; 3] = [F::SRC0_ABS, F::SRC1_ABS, F::SRC2_ABS];
+const SRC_SEXT: [F; 3] = [F::SRC0_SEXT, F::SRC1_SEXT, F::SRC2_SEXT];
+
 /// A source with its input modifiers.
-fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> String {
-    let ins = p.ins;
-    let bit = |name: &str| p.field(name).is_some_and(|v| v >> index & 1 == 1);
-    let named = |name: String| p.field(&name).is_some_and(|v| v & 1 == 1);
+fn source_text(out: &mut String, p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) {
+    let bit = |k: F| p.f(k).is_some_and(|v| v >> index & 1 == 1);
+    let named = |names: &[F; 3]| {
+        names
+            .get(index)
+            .is_some_and(|&k| p.f(k).is_some_and(|v| v & 1 == 1))
+    };
     let value = if shape.variant.sdwa {
         sdwa_source(p, o, index)
     } else {
@@ -356,40 +417,47 @@ fn source_text(p: &Printer, shape: &Shape, o: &DecodedOperand, index: usize) -> 
         agpr_source(p, value, index)
     };
     let (value, half) = register_half(shape, value, op_sel_bit(p, shape, index as u32));
-    let mut t = value_text(ins, &value);
-    t.push_str(half);
     let (neg, abs, sext) = match shape.family {
-        Family::Vop3 => (bit("NEG"), bit("ABS"), false),
+        Family::Vop3 => (bit(F::NEG), bit(F::ABS), false),
         // The mixed-precision FMAs take VOP3's input modifiers: NEG negates, NEG_HI is abs.
-        Family::Vop3p if is_mix(p) => (bit("NEG"), bit("NEG_HI"), false),
+        Family::Vop3p if is_mix(p) => (bit(F::NEG), bit(F::NEG_HI), false),
         // Other VOP3P instructions print their NEG bits as neg_lo/neg_hi modifiers.
         Family::Vop3p => (false, false, false),
-        _ if shape.variant.dpp16 || shape.variant.sdwa => (
-            named(format!("SRC{index}_NEG")),
-            named(format!("SRC{index}_ABS")),
-            named(format!("SRC{index}_SEXT")),
-        ),
+        _ if shape.variant.dpp16 || shape.variant.sdwa => {
+            (named(&SRC_NEG), named(&SRC_ABS), named(&SRC_SEXT))
+        }
         _ => (false, false, false),
     };
-    if sext {
-        t = format!("sext({t})");
-    }
-    if abs {
-        t = format!("|{t}|");
-    }
+    // Outermost first: `-` or `neg(`, then `|`, then `sext(`.
+    let mut close = "";
     if neg {
         // `neg(...)` keeps a negated constant apart from a negative one.
         let immediate = matches!(
             value.value,
             Operand::Int(_) | Operand::Float(_) | Operand::Literal(_)
         );
-        t = if immediate && !abs {
-            format!("neg({t})")
+        if immediate && !abs {
+            out.push_str("neg(");
+            close = ")";
         } else {
-            format!("-{t}")
-        };
+            out.push('-');
+        }
     }
-    t
+    if abs {
+        out.push('|');
+    }
+    if sext {
+        out.push_str("sext(");
+    }
+    value_text(out, p, &value);
+    out.push_str(half);
+    if sext {
+        out.push(')');
+    }
+    if abs {
+        out.push('|');
+    }
+    out.push_str(close);
 }
 
 /// MFMA (CDNA 2+): bit `index` of ACC puts source A (0) or B (1) in the AGPRs.
@@ -399,7 +467,7 @@ fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
             file: RegFile::Vgpr,
             first,
             count,
-        } if p.field("ACC").is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
+        } if p.f(F::ACC).is_some_and(|a| a >> index & 1 == 1) => DecodedOperand {
             value: Operand::Reg {
                 file: RegFile::Agpr,
                 first,
@@ -413,13 +481,13 @@ fn agpr_source(p: &Printer, o: DecodedOperand, index: usize) -> DecodedOperand {
 
 /// The mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`).
 fn is_mix(p: &Printer) -> bool {
-    p.ins.info().name.contains("_MIX")
+    p.plan.mix
 }
 
 /// MFMA (CDNA): ACC_CD puts the destination and the accumulator source (src2) in the AGPRs.
 fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
     // A sparse MFMA's third source is its index VGPR, not an accumulator.
-    if p.ins.info().name.starts_with("V_SMFMAC") && !o.info.output {
+    if p.plan.smfmac && !o.info.output {
         return o;
     }
     match o.value {
@@ -427,7 +495,7 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
             file: RegFile::Vgpr,
             first,
             count,
-        } if p.field("ACC_CD") == Some(1) => DecodedOperand {
+        } if p.f(F::ACC_CD) == Some(1) => DecodedOperand {
             value: Operand::Reg {
                 file: RegFile::Agpr,
                 first,
@@ -441,7 +509,7 @@ fn accumulator(p: &Printer, o: DecodedOperand) -> DecodedOperand {
 
 /// SDWA sources hold a VGPR number unless their S bit selects a scalar source.
 fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand {
-    let scalar = p.field(&format!("S{index}"));
+    let scalar = [F::S0, F::S1, F::S2].get(index).and_then(|&k| p.f(k));
     let Some(ty) = o
         .info
         .operand_type
@@ -460,34 +528,34 @@ fn sdwa_source(p: &Printer, o: &DecodedOperand, index: usize) -> DecodedOperand 
     DecodedOperand { value, ..*o }
 }
 
-/// The text of an operand's value, by its data format (LLVM prints constants by operand type).
-fn value_text(ins: &Instruction, o: &DecodedOperand) -> String {
-    let size = effective_size(ins, o);
+/// The text of an operand's value, by its data format (LLVM prints constants by operand type),
+/// appended to `out`.
+fn value_text(out: &mut String, p: &Printer, o: &DecodedOperand) {
+    let (ins, plan) = (p.ins, p.plan);
+    let size = effective_size(ins, plan, o);
     let format = o.info.data_format;
     match o.value {
         Operand::Reg { file, first, .. } => {
             let count = crate::operand::register_count(size);
-            reg_text(file, super::aligned_first(file, first, count), count)
+            push_reg(out, file, super::aligned_first(file, first, count), count)
         }
-        Operand::Named(n) => named_text(n, size),
-        Operand::Int(i) => i.to_string(),
-        Operand::Float(name) => float_constant_text(name, format, size),
-        Operand::Literal(v) if is_constant_operand(ins, o) => format!("0x{v:x}"),
+        Operand::Named(n) => push_named(out, n, size),
+        Operand::Int(i) => push_i64(out, i),
+        Operand::Float(name) => out.push_str(&float_constant_text(name, format, size)),
+        Operand::Literal(v) if is_constant_operand(ins, o) => push_hex(out, v),
         // LLVM types the mixed-precision FMAs' sources as f16: their literal prints as one.
-        Operand::Literal(v) if ins.info().name.contains("_MIX") => {
-            literal_text(v, "FMT_NUM_F16", 16)
-        }
+        Operand::Literal(v) if plan.mix => out.push_str(&literal_text(v, "FMT_NUM_F16", 16)),
         Operand::Literal(v)
             if size == 16
                 && format.contains("BF16")
                 && overrides::GFX9.contains(&ins.spec.generation) =>
         {
-            gfx9_bf16_literal_text(v)
+            out.push_str(&gfx9_bf16_literal_text(v))
         }
-        Operand::Literal(v) => literal_text(v, format, size),
+        Operand::Literal(v) => out.push_str(&literal_text(v, format, size)),
         // Constants of the instruction itself (the K of v_fmamk/v_fmaak): LLVM prints hex.
-        Operand::Imm(v) => format!("0x{v:x}"),
-        _ => super::operand_text(ins, o),
+        Operand::Imm(v) => push_hex(out, v),
+        _ => super::operand_text_in(out, ins, plan, o),
     }
 }
 
@@ -616,24 +684,25 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
         if sel != 0 {
             // Some instructions LLVM gives op_sel for a byte or word select print three
             // source slots, present or not.
-            let slots = match overrides::vop3_op_sel_slots(p.ins.spec.generation, p.ins.info().name)
-            {
+            let slots = match p.plan.op_sel_slots {
                 Some(overrides::OpSelSlots::Three) => 3,
-                _ => r.sources.len(),
+                _ => r.sources,
             };
-            let mut t = String::from("op_sel:[");
+            let t = p.begin_modifier();
+            t.push_str("op_sel:[");
             for i in 0..slots {
-                let _ = write!(t, "{},", sel >> i & 1);
+                t.push(bit_char(sel >> i));
+                t.push(',');
             }
-            let _ = write!(t, "{}]", sel >> 3 & 1);
-            p.modifier(&t);
+            t.push(bit_char(sel >> 3));
+            t.push(']');
         }
     }
     if shape.family == Family::Vop3 || shape.variant.sdwa {
-        if p.field("CLAMP").is_some_and(|c| c != 0) {
+        if p.f(F::CLAMP).is_some_and(|c| c != 0) {
             p.modifier("clamp");
         }
-        match p.field("OMOD") {
+        match p.f(F::OMOD) {
             Some(1) => p.modifier("mul:2"),
             Some(2) => p.modifier("mul:4"),
             Some(3) => p.modifier("div:2"),
@@ -651,16 +720,37 @@ const OP_SEL_HI_2_BIT: u32 = 14;
 /// Mixed-precision FMAs (`v_fma_mix*`, `v_mad_mix*`) use op_sel_hi to pick f16 sources, so it
 /// defaults to 0 for them; packed instructions default it to all ones.
 fn packed_default_hi(p: &Printer) -> bool {
-    !p.ins.info().name.contains("_MIX")
+    !p.plan.mix
+}
+
+/// `0` or `1`: bit 0 of `v`.
+fn bit_char(v: u64) -> char {
+    if v & 1 == 1 {
+        '1'
+    } else {
+        '0'
+    }
+}
+
+/// Appends `name:[b0,b1,...]` with the low `n` bits of `v`.
+fn push_bit_list(out: &mut String, name: &str, v: u64, n: usize) {
+    out.push_str(name);
+    out.push_str(":[");
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push(bit_char(v >> i));
+    }
+    out.push(']');
 }
 
 /// VOP3P: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi`, each printed when it differs from its
 /// default, with one entry per source; then `clamp`, and MFMA's `cbsz`, `abid`, `blgp`.
 fn packed_modifiers(p: &mut Printer, r: &Roles) {
-    let n = r.sources.len();
+    let n = r.sources;
     let all = (1u64 << n) - 1;
-    let (generation, name) = (p.ins.spec.generation, p.ins.info().name);
-    let op_sel_hi = if overrides::vop3p_ignores_op_sel_hi(generation, name) {
+    let op_sel_hi = if p.plan.vop3p_ignores_op_sel_hi {
         None
     } else {
         op_sel_hi_bits(p, n)
@@ -670,7 +760,7 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
     let (neg_lo, neg_hi) = if is_mix(p) {
         (None, None)
     } else {
-        (p.field("NEG"), p.field("NEG_HI"))
+        (p.f(F::NEG), p.f(F::NEG_HI))
     };
     let mods = [
         ("op_sel", op_sel_field(p), 0),
@@ -683,21 +773,21 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
             continue;
         };
         if v != default {
-            let bits: Vec<String> = (0..n).map(|i| (v >> i & 1).to_string()).collect();
-            p.modifier(&format!("{name}:[{}]", bits.join(",")));
+            push_bit_list(p.begin_modifier(), name, v, n);
         }
     }
-    if p.field("CLAMP").is_some_and(|c| c != 0) {
+    if p.f(F::CLAMP).is_some_and(|c| c != 0) {
         p.modifier("clamp");
     }
-    let blgp_is_neg = overrides::mfma_blgp_is_neg(generation, name);
-    for field in ["CBSZ", "ABID", "BLGP"] {
-        if let Some(v) = p.field(field).filter(|&v| v != 0) {
-            if field == "BLGP" && blgp_is_neg {
-                let bits: Vec<String> = (0..3).map(|i| (v >> i & 1).to_string()).collect();
-                p.modifier(&format!("neg:[{}]", bits.join(",")));
+    let blgp_is_neg = p.plan.mfma_blgp_is_neg;
+    for (field, text) in [(F::CBSZ, "cbsz:"), (F::ABID, "abid:"), (F::BLGP, "blgp:")] {
+        if let Some(v) = p.f(field).filter(|&v| v != 0) {
+            let out = p.begin_modifier();
+            if field == F::BLGP && blgp_is_neg {
+                push_bit_list(out, "neg", v, 3);
             } else {
-                p.modifier(&format!("{}:{v}", field.to_ascii_lowercase()));
+                out.push_str(text);
+                push_u64(out, v);
             }
         }
     }
@@ -706,10 +796,10 @@ fn packed_modifiers(p: &mut Printer, r: &Roles) {
 /// The op_sel_hi bits of `n` sources, with CDNA's bit 14 (see [`OP_SEL_HI_2_BIT`]).
 fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
     let enc = p.ins.encoding();
-    let field = enc
-        .fields
-        .iter()
-        .find(|f| f.name == "OP_SEL_HI" || f.name == "OPSEL_HI")?;
+    let index = p
+        .field_position(F::OP_SEL_HI)
+        .or_else(|| p.field_position(F::OPSEL_HI))?;
+    let field = &enc.fields[index];
     let mut v = field.extract(p.ins.bits);
     let width = field.width() as usize;
     let bit14_free = enc
@@ -723,18 +813,35 @@ fn op_sel_hi_bits(p: &Printer, n: usize) -> Option<u64> {
 }
 
 /// ` dpp8:[l0,..,l7]` and ` fi:1` (the DPP8 marker 0xEA in SRC0 asks for fetch-inactive).
+const LANE_SEL: [F; 8] = [
+    F::LANE_SEL_0,
+    F::LANE_SEL_1,
+    F::LANE_SEL_2,
+    F::LANE_SEL_3,
+    F::LANE_SEL_4,
+    F::LANE_SEL_5,
+    F::LANE_SEL_6,
+    F::LANE_SEL_7,
+];
+
 fn dpp8_controls(p: &mut Printer) {
-    let lanes: Vec<String> = (0..8)
-        .map(|k| p.field(&format!("LANE_SEL_{k}")).unwrap_or(0).to_string())
-        .collect();
-    p.modifier(&format!("dpp8:[{}]", lanes.join(",")));
-    if p.field("SRC0") == Some(0xea) {
+    let ins = p.ins;
+    let out = p.begin_modifier();
+    out.push_str("dpp8:[");
+    for (k, name) in LANE_SEL.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_u64(out, super::known_field(ins, *name).unwrap_or(0));
+    }
+    out.push(']');
+    if p.f(F::SRC0) == Some(0xea) {
         p.modifier("fi:1");
     }
 }
 
 fn dpp16_controls(p: &mut Printer) {
-    let ctrl = p.field("DPP_CTRL").unwrap_or(0);
+    let ctrl = p.f(F::DPP_CTRL).unwrap_or(0);
     // LLVM prints unsupported or invalid controls as a `/* ... */` note, which the comparison
     // with LLVM drops; the note's own space before it stays.
     if dp_alu_dpp(p) && !(0x150..=0x15f).contains(&ctrl) {
@@ -747,18 +854,17 @@ fn dpp16_controls(p: &mut Printer) {
             None => p.modifier(""),
         }
     }
-    p.modifier(&format!(
-        "row_mask:0x{:x}",
-        p.field("ROW_MASK").unwrap_or(0)
-    ));
-    p.modifier(&format!(
-        "bank_mask:0x{:x}",
-        p.field("BANK_MASK").unwrap_or(0)
-    ));
-    if p.field("BOUND_CTRL").is_some_and(|b| b != 0) {
+    let (row, bank) = (p.f(F::ROW_MASK), p.f(F::BANK_MASK));
+    let out = p.begin_modifier();
+    out.push_str("row_mask:");
+    push_hex(out, row.unwrap_or(0));
+    let out = p.begin_modifier();
+    out.push_str("bank_mask:");
+    push_hex(out, bank.unwrap_or(0));
+    if p.f(F::BOUND_CTRL).is_some_and(|b| b != 0) {
         p.modifier("bound_ctrl:1");
     }
-    if p.field("FI").is_some_and(|b| b != 0) {
+    if p.f(F::FI).is_some_and(|b| b != 0) {
         p.modifier("fi:1");
     }
 }
@@ -824,21 +930,26 @@ fn sdwa_controls(p: &mut Printer, shape: &Shape) {
             .copied()
             .unwrap_or("?")
     };
-    let dst_select = !overrides::sdwa_without_dst_select(p.ins.spec.generation, p.ins.info().name);
+    let dst_select = !p.plan.sdwa_without_dst_select;
+    let control = |p: &mut Printer, name: &str, value: &str| {
+        let out = p.begin_modifier();
+        out.push_str(name);
+        out.push_str(value);
+    };
     if shape.family != Family::Vopc && dst_select {
-        let t = format!("dst_sel:{}", select(p.field("DST_SEL")));
-        p.modifier(&t);
+        let sel = select(p.f(F::DST_SEL));
+        control(p, "dst_sel:", sel);
         let unused = SDWA_UNUSED
-            .get(p.field("DST_UNUSED").unwrap_or(0) as usize)
+            .get(p.f(F::DST_UNUSED).unwrap_or(0) as usize)
             .copied()
             .unwrap_or("?");
-        p.modifier(&format!("dst_unused:{unused}"));
+        control(p, "dst_unused:", unused);
     }
-    let t = format!("src0_sel:{}", select(p.field("SRC0_SEL")));
-    p.modifier(&t);
+    let sel = select(p.f(F::SRC0_SEL));
+    control(p, "src0_sel:", sel);
     if shape.family != Family::Vop1 {
-        let t = format!("src1_sel:{}", select(p.field("SRC1_SEL")));
-        p.modifier(&t);
+        let sel = select(p.f(F::SRC1_SEL));
+        control(p, "src1_sel:", sel);
     }
 }
 
@@ -849,779 +960,4 @@ fn print_vopd(p: &mut Printer) {
 }
 
 #[cfg(test)]
-mod literal_tests {
-    use super::literal_text;
-
-    /// (literal, data format, operand bits, llvm-mc's text), from llvm-mc 22 on gfx1100
-    /// (`v_add_f64`, `v_add_f16_e32`, `v_add_nc_u16`, `v_cmpx_lt_i64_e32`, `v_mov_b32_e32`).
-    #[test]
-    fn literals_by_operand_type() {
-        let cases: &[(u64, &str, u16, &str)] = &[
-            (0x40000000, "FMT_NUM_F64", 64, "2.0"),
-            (0x5, "FMT_NUM_F64", 64, "0x5"),
-            (0, "FMT_NUM_F64", 64, "0"),
-            (0x3fc45f30, "FMT_NUM_F64", 64, "0x3fc45f30"),
-            (0x3c00, "FMT_NUM_F16", 16, "lit(0x3c00)"),
-            (0x10, "FMT_NUM_F16", 16, "lit(0x10)"),
-            (0x13c00, "FMT_NUM_F16", 16, "lit(0x13c00)"),
-            (0xfff0, "FMT_NUM_F16", 16, "lit(0xfff0)"),
-            (0x1234, "FMT_NUM_F16", 16, "0x1234"),
-            // gfx942 `v_add_f16_e32` and `v_add_u16_e32`: only the low half is read and printed.
-            (0x1be0b11f, "FMT_NUM_F16", 16, "0xb11f"),
-            (0x1be0b11f, "FMT_NUM_U16", 16, "0xb11f"),
-            (0x10, "FMT_NUM_U16", 16, "lit(0x10)"),
-            (0xfff0, "FMT_NUM_U16", 16, "0xfff0"),
-            (0xfffffff0, "FMT_NUM_U16", 16, "lit(0xfffffff0)"),
-            (0x3c00, "FMT_NUM_U16", 16, "0x3c00"),
-            (0x5, "FMT_NUM_I64", 64, "lit(0x5)"),
-            (0xfffffff0, "FMT_NUM_I64", 64, "0xfffffff0"),
-            (0x3f800000, "FMT_NUM_I64", 64, "0x3f800000"),
-            (0x3e22f983, "FMT_NUM_B32", 32, "lit(0x3e22f983)"),
-            (0xfffffff0, "FMT_NUM_F32", 32, "lit(0xfffffff0)"),
-            (0x41, "FMT_NUM_F32", 32, "0x41"),
-        ];
-        for &(v, format, size, want) in cases {
-            assert_eq!(literal_text(v, format, size), want, "{v:#x} as {format}");
-        }
-    }
-}
-
-#[cfg(all(test, feature = "fixtures"))]
-mod fixture_tests {
-    //! Forms of the project's fixture specs with chosen field values. The expected texts are
-    //! what llvm-mc 22 prints for the same bytes (checked by hand; the bytes are in each case).
-    use crate::decode::Instruction;
-    use crate::disassemble;
-    use crate::tables::IsaSpec;
-    use crate::test_types::{fixture_spec as spec, instance as build};
-
-    fn text(ins: &Instruction) -> String {
-        let (d, _) = crate::decode(ins.spec, &ins.encode()).expect("decodes");
-        assert!(d == *ins, "decodes as another form: {d:?}");
-        disassemble(&d)
-    }
-
-    /// (field values, llvm-mc's text) for forms of one spec.
-    type Case<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, u64)], &'a str);
-
-    fn check(spec: &'static IsaSpec, cases: &[Case]) {
-        for (name, encoding, condition, fields, want) in cases {
-            let ins = build(spec, name, encoding, condition, fields);
-            assert_eq!(
-                text(&ins),
-                *want,
-                "{name} in {encoding}: {:02x?}",
-                ins.encode()
-            );
-        }
-    }
-
-    #[test]
-    fn rdna3_vop3_modifiers_and_literals() {
-        check(
-            spec("rdna3"),
-            &[
-                // [0x01,0x81,0x03,0xd5,0x02,0x07,0x02,0x28]
-                (
-                    "V_ADD_F32",
-                    "ENC_VOP3",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("SRC0", 258),
-                        ("SRC1", 259),
-                        ("NEG", 1),
-                        ("ABS", 1),
-                        ("CLAMP", 1),
-                        ("OMOD", 1),
-                    ],
-                    "v_add_f32_e64 v1, -|v2|, v3 clamp mul:2",
-                ),
-                // [0x01,0x02,0x03,0xd5,0xf0,0xe4,0x01,0x78]
-                (
-                    "V_ADD_F32",
-                    "ENC_VOP3",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("SRC0", 240),
-                        ("SRC1", 242),
-                        ("NEG", 3),
-                        ("ABS", 2),
-                        ("OMOD", 3),
-                    ],
-                    "v_add_f32_e64 v1, neg(0.5), -|1.0| div:2",
-                ),
-                // [0x01,0x00,0x03,0xd5,0x03,0xff,0x01,0x40,0x34,0x12,0x00,0x00]
-                (
-                    "V_ADD_F32",
-                    "VOP3_INST_LITERAL",
-                    "has_lit_1",
-                    &[("VDST", 1), ("SRC0", 259), ("NEG", 2), ("LITERAL", 0x1234)],
-                    "v_add_f32_e64 v1, v3, neg(0x1234)",
-                ),
-                // [0x01,0x80,0x25,0xd5,0x02,0x82,0x01,0x00]: integer clamp
-                (
-                    "V_ADD_NC_U32",
-                    "ENC_VOP3",
-                    "",
-                    &[("VDST", 1), ("SRC0", 2), ("SRC1", 193), ("CLAMP", 1)],
-                    "v_add_nc_u32_e64 v1, s2, -1 clamp",
-                ),
-                // [0xff,0x02,0x02,0x7e,0x00,0x00,0x80,0x3f]: a literal that is an inline constant
-                (
-                    "V_MOV_B32",
-                    "VOP1_INST_LITERAL",
-                    "",
-                    &[("VDST", 1), ("LITERAL", 0x3f800000)],
-                    "v_mov_b32_e32 v1, lit(0x3f800000)",
-                ),
-                // [0xf8,0x02,0x02,0x7e]
-                (
-                    "V_MOV_B32",
-                    "ENC_VOP1",
-                    "",
-                    &[("VDST", 1), ("SRC0", 248)],
-                    "v_mov_b32_e32 v1, 0.15915494",
-                ),
-                // [0x7e,0x00,0xd1,0xd4,0x02,0xe1,0x01,0x00]: 64-bit operands, EXEC destination implied
-                (
-                    "V_CMPX_LT_I64",
-                    "ENC_VOP3",
-                    "",
-                    &[("VDST", 126), ("SRC0", 258), ("SRC1", 240)],
-                    "v_cmpx_lt_i64_e64 v[2:3], 0.5",
-                ),
-                // [0xff,0x08,0xa2,0x7d,0x40,0x00,0x00,0x00]: a 64-bit integer takes the literal zero-extended
-                (
-                    "V_CMPX_LT_I64",
-                    "VOPC_INST_LITERAL",
-                    "",
-                    &[("VSRC1", 4), ("LITERAL", 0x40)],
-                    "v_cmpx_lt_i64_e32 lit(0x40), v[4:5]",
-                ),
-                // [0x01,0x05,0x98,0x7c]: wave32 VCC
-                (
-                    "V_CMP_GT_U32",
-                    "ENC_VOPC",
-                    "",
-                    &[("SRC0", 257), ("VSRC1", 2)],
-                    "v_cmp_gt_u32_e32 vcc_lo, v1, v2",
-                ),
-                // [0x6a,0x00,0x4c,0xd4,0x01,0x01,0x01,0x00]: a wave mask is one SGPR in wave32
-                (
-                    "V_CMP_GT_U32",
-                    "ENC_VOP3",
-                    "",
-                    &[("VDST", 106), ("SRC0", 257), ("SRC1", 128)],
-                    "v_cmp_gt_u32_e64 vcc_lo, v1, 0",
-                ),
-            ],
-        );
-    }
-
-    #[test]
-    fn rdna3_dpp() {
-        check(
-            spec("rdna3"),
-            &[
-                // [0xfa,0x06,0x02,0x06,0x02,0x01,0x9d,0xff]
-                (
-                    "V_ADD_F32",
-                    "VOP2_VOP_DPP16",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("VSRC0", 2),
-                        ("VSRC1", 3),
-                        ("DPP_CTRL", 0x101),
-                        ("ROW_MASK", 15),
-                        ("BANK_MASK", 15),
-                        ("BOUND_CTRL", 1),
-                        ("FI", 1),
-                        ("SRC0_NEG", 1),
-                        ("SRC1_ABS", 1),
-                    ],
-                    "v_add_f32_dpp v1, -v2, |v3| row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1 fi:1",
-                ),
-                // [0x01,0x80,0x03,0xd5,0xe9,0x06,0x02,0x40,0x02,0x08,0x00,0xe0]
-                (
-                    "V_ADD_F32",
-                    "VOP3_VOP_DPP8",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("SRC1", 259), ("LANE_SEL_1", 1), ("LANE_SEL_7", 7), ("NEG", 2), ("CLAMP", 1)],
-                    "v_add_f32_e64_dpp v1, v2, -v3 clamp dpp8:[0,1,0,0,0,0,0,7]",
-                ),
-                // [0xfa,0x02,0x02,0x7e,0x02,0x00,0x01,0xff]: LLVM notes an invalid control in a comment
-                (
-                    "V_MOV_B32",
-                    "VOP1_VOP_DPP16",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("DPP_CTRL", 0x100), ("ROW_MASK", 15), ("BANK_MASK", 15)],
-                    "v_mov_b32_dpp v1, v2  row_mask:0xf bank_mask:0xf",
-                ),
-                // [0xfa,0x02,0x02,0x7e,0x02,0x55,0x01,0x3c]
-                (
-                    "V_MOV_B32",
-                    "VOP1_VOP_DPP16",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("DPP_CTRL", 0x155), ("ROW_MASK", 3), ("BANK_MASK", 12)],
-                    "v_mov_b32_dpp v1, v2 row_share:5 row_mask:0x3 bank_mask:0xc",
-                ),
-                // [0xe9,0x04,0x98,0x7c,0x01,0x40,0x01,0x00]: VOPC DPP has no suffix
-                (
-                    "V_CMP_GT_U32",
-                    "VOPC_VOP_DPP8",
-                    "",
-                    &[("VSRC0", 1), ("VSRC1", 2), ("LANE_SEL_2", 5)],
-                    "v_cmp_gt_u32 vcc_lo, v1, v2 dpp8:[0,0,5,0,0,0,0,0]",
-                ),
-                // [0x01,0x00,0x39,0xd6,0xea,0x06,0x06,0x00,0x02,0x00,0x00,0x00]: DPP8 with fetch-inactive
-                (
-                    "V_MSAD_U8",
-                    "VOP3_VOP_DPP8",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("SRC1", 259), ("SRC2", 1), ("SRC0", 0xea)],
-                    "v_msad_u8_e64_dpp v1, v2, v3, s1 dpp8:[0,0,0,0,0,0,0,0] fi:1",
-                ),
-            ],
-        );
-    }
-
-    #[test]
-    fn cdna3_sdwa_and_dpp() {
-        check(
-            spec("cdna3"),
-            &[
-                // [0xf9,0x06,0x02,0x68,0x02,0x35,0x09,0x86]
-                (
-                    "V_ADD_U32",
-                    "VOP2_VOP_SDWA",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("VSRC0", 2),
-                        ("VSRC1", 3),
-                        ("S1", 1),
-                        ("SRC0_SEXT", 1),
-                        ("DST_SEL", 5),
-                        ("DST_UNUSED", 2),
-                        ("SRC0_SEL", 1),
-                        ("SRC1_SEL", 6),
-                        ("CLAMP", 1),
-                    ],
-                    "v_add_u32_sdwa v1, sext(v2), s3 clamp dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:DWORD",
-                ),
-                // [0xf9,0x06,0x02,0x02,0x02,0x86,0x16,0x24]
-                (
-                    "V_ADD_F32",
-                    "VOP2_VOP_SDWA",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("VSRC0", 2),
-                        ("VSRC1", 3),
-                        ("SRC0_NEG", 1),
-                        ("SRC1_ABS", 1),
-                        ("OMOD", 2),
-                        ("DST_SEL", 6),
-                        ("SRC0_SEL", 6),
-                        ("SRC1_SEL", 4),
-                    ],
-                    "v_add_f32_sdwa v1, -v2, |v3| mul:4 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_0",
-                ),
-                // [0xf9,0x04,0x98,0x7d,0x01,0x00,0x06,0x06]: SD clear writes VCC
-                (
-                    "V_CMP_GT_U32",
-                    "VOPC_VOP_SDWA_SDST_ENC",
-                    "",
-                    &[("VSRC0", 1), ("VSRC1", 2), ("SRC0_SEL", 6), ("SRC1_SEL", 6)],
-                    "v_cmp_gt_u32_sdwa vcc, v1, v2 src0_sel:DWORD src1_sel:DWORD",
-                ),
-                // [0xf9,0x04,0x98,0x7d,0x01,0x84,0x83,0x06]
-                (
-                    "V_CMP_GT_U32",
-                    "VOPC_VOP_SDWA_SDST_ENC",
-                    "",
-                    &[("SD", 1), ("SDST", 4), ("VSRC0", 1), ("S0", 1), ("VSRC1", 2), ("SRC0_SEL", 3), ("SRC1_SEL", 6)],
-                    "v_cmp_gt_u32_sdwa s[4:5], s1, v2 src0_sel:BYTE_3 src1_sel:DWORD",
-                ),
-                // [0x01,0x05,0x98,0x7d]: wave64 VCC
-                ("V_CMP_GT_U32", "ENC_VOPC", "", &[("SRC0", 257), ("VSRC1", 2)], "v_cmp_gt_u32_e32 vcc, v1, v2"),
-                // [0xfa,0x06,0x02,0x02,0x02,0x51,0x01,0xff]: GFX90A's row_newbcast
-                (
-                    "V_ADD_F32",
-                    "VOP2_VOP_DPP",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("VSRC1", 3), ("DPP_CTRL", 0x151), ("ROW_MASK", 15), ("BANK_MASK", 15)],
-                    "v_add_f32_dpp v1, v2, v3 row_newbcast:1 row_mask:0xf bank_mask:0xf",
-                ),
-                // [0xfa,0x06,0x02,0x02,0x02,0x42,0x09,0xff]
-                (
-                    "V_ADD_F32",
-                    "VOP2_VOP_DPP",
-                    "",
-                    &[
-                        ("VDST", 1),
-                        ("VSRC0", 2),
-                        ("VSRC1", 3),
-                        ("DPP_CTRL", 0x142),
-                        ("ROW_MASK", 15),
-                        ("BANK_MASK", 15),
-                        ("BOUND_CTRL", 1),
-                    ],
-                    "v_add_f32_dpp v1, v2, v3 row_bcast:15 row_mask:0xf bank_mask:0xf bound_ctrl:1",
-                ),
-                // [0xfa,0x06,0x02,0x02,0x02,0x34,0x01,0xff]
-                (
-                    "V_ADD_F32",
-                    "VOP2_VOP_DPP",
-                    "",
-                    &[("VDST", 1), ("VSRC0", 2), ("VSRC1", 3), ("DPP_CTRL", 0x134), ("ROW_MASK", 15), ("BANK_MASK", 15)],
-                    "v_add_f32_dpp v1, v2, v3 wave_rol:1 row_mask:0xf bank_mask:0xf",
-                ),
-                // [0xfa,0x00,0x00,0x7e,0x00,0x1b,0x00,0xff]: no operands, still the DPP controls
-                (
-                    "V_NOP",
-                    "VOP1_VOP_DPP",
-                    "",
-                    &[("DPP_CTRL", 0x1b), ("ROW_MASK", 15), ("BANK_MASK", 15)],
-                    "v_nop quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
-                ),
-            ],
-        );
-    }
-}
-
-#[cfg(test)]
-mod synthetic_tests {
-    //! Forms no spec excerpt or fixture has (VOP3P, MFMA, True16 halves), in small hand-made
-    //! specs with the real field layouts. The expected texts are what llvm-mc 22 prints for the
-    //! same bytes (checked by hand).
-    use crate::decode::Instruction;
-    use crate::disassemble;
-    use crate::tables::{
-        EncodingInfo, FieldInfo, FormInfo, InstructionInfo, IsaSpec, OperandInfo, OperandTypeInfo,
-        ValueRun,
-    };
-
-    const VGPR: u16 = 0;
-    const SRC: u16 = 1;
-    const VGPR_OR_AGPR: u16 = 2;
-    const SRC_VGPR_OR_AGPR: u16 = 3;
-    static TYPES: [OperandTypeInfo; 4] = [
-        OperandTypeInfo {
-            name: "OPR_VGPR",
-            runs: &[ValueRun {
-                prefix: "v",
-                first_value: 0,
-                first_index: 0,
-                count: 256,
-            }],
-            values: &[],
-            fields: &[],
-            subtypes: &[],
-        },
-        OperandTypeInfo {
-            name: "OPR_SRC",
-            runs: &[
-                ValueRun {
-                    prefix: "s",
-                    first_value: 0,
-                    first_index: 0,
-                    count: 106,
-                },
-                ValueRun {
-                    prefix: "v",
-                    first_value: 256,
-                    first_index: 0,
-                    count: 256,
-                },
-            ],
-            values: &[(128, "0"), (240, "0.5")],
-            fields: &[],
-            subtypes: &[],
-        },
-        // AMD's MFMA types number AGPRs past the field (512 + n, 768 + n).
-        OperandTypeInfo {
-            name: "OPR_VGPR_OR_ACCVGPR",
-            runs: &[
-                ValueRun {
-                    prefix: "v",
-                    first_value: 0,
-                    first_index: 0,
-                    count: 256,
-                },
-                ValueRun {
-                    prefix: "acc",
-                    first_value: 512,
-                    first_index: 0,
-                    count: 256,
-                },
-            ],
-            values: &[],
-            fields: &[],
-            subtypes: &[],
-        },
-        OperandTypeInfo {
-            name: "OPR_SRC_VGPR_OR_ACCVGPR",
-            runs: &[
-                ValueRun {
-                    prefix: "v",
-                    first_value: 256,
-                    first_index: 0,
-                    count: 256,
-                },
-                ValueRun {
-                    prefix: "acc",
-                    first_value: 768,
-                    first_index: 0,
-                    count: 256,
-                },
-            ],
-            values: &[],
-            fields: &[],
-            subtypes: &[],
-        },
-    ];
-
-    const fn op(field: u8, ty: u16, format: &'static str, size: u16, output: bool) -> OperandInfo {
-        OperandInfo {
-            field: Some(field),
-            operand_type: Some(ty),
-            data_format: format,
-            size,
-            input: !output,
-            output,
-            implicit: false,
-            binary_required: true,
-        }
-    }
-
-    fn text(spec: &'static IsaSpec, form: u16, bytes: &[u8]) -> String {
-        let mut b = [0u8; 16];
-        b[..bytes.len()].copy_from_slice(bytes);
-        disassemble(&Instruction {
-            spec,
-            form,
-            bits: u128::from_le_bytes(b),
-        })
-    }
-
-    // CDNA 3's VOP3P word as AMD's XML describes it: OPSEL_HI has two bits (59-60), bit 14 is
-    // in no field. The MFMA word shares the layout of the sources.
-    static CDNA_FIELDS: [FieldInfo; 10] = [
-        test_field!("VDST", 0, 8),
-        test_field!("NEG_HI", 8, 3),
-        test_field!("OPSEL", 11, 3),
-        test_field!("CLAMP", 15, 1),
-        test_field!("OP", 16, 7),
-        test_field!("SRC0", 32, 9),
-        test_field!("SRC1", 41, 9),
-        test_field!("SRC2", 50, 9),
-        test_field!("OPSEL_HI", 59, 2),
-        test_field!("NEG", 61, 3),
-    ];
-    static MFMA_FIELDS: [FieldInfo; 10] = [
-        test_field!("VDST", 0, 8),
-        test_field!("CBSZ", 8, 3),
-        test_field!("ABID", 11, 4),
-        test_field!("ACC_CD", 15, 1),
-        test_field!("OP", 16, 7),
-        test_field!("SRC0", 32, 9),
-        test_field!("SRC1", 41, 9),
-        test_field!("SRC2", 50, 9),
-        test_field!("ACC", 59, 2),
-        test_field!("BLGP", 61, 3),
-    ];
-    static CDNA_ENCODINGS: [EncodingInfo; 2] = [
-        EncodingInfo {
-            name: "ENC_VOP3P",
-            order: 0,
-            bits: 64,
-            mask: 0,
-            fixed: 0,
-            fields: &CDNA_FIELDS,
-            op_field: Some(4),
-            family: crate::tables::Family::Vop3p,
-            variant: crate::tables::Variant::PLAIN,
-        },
-        EncodingInfo {
-            name: "VOP3P_MFMA",
-            order: 1,
-            bits: 64,
-            mask: 0,
-            fixed: 0,
-            fields: &MFMA_FIELDS,
-            op_field: Some(4),
-            family: crate::tables::Family::Vop3p,
-            variant: crate::tables::Variant::PLAIN,
-        },
-    ];
-    static CDNA_INSTRUCTIONS: [InstructionInfo; 5] = [
-        test_instruction!("V_PK_FMA_F32", "v_pk_fma_f32", &[0]),
-        test_instruction!("V_FMA_MIX_F32", "v_fma_mix_f32", &[1]),
-        test_instruction!("V_PK_ADD_F16", "v_pk_add_f16", &[2]),
-        test_instruction!("V_MFMA_F32_4X4X1_16B_F32", "v_mfma_f32_4x4x1_16b_f32", &[3]),
-        test_instruction!(
-            "V_MFMA_F32_16X16X128_F8F6F4",
-            "v_mfma_f32_16x16x128_f8f6f4",
-            &[4]
-        ),
-    ];
-    const PK_F32: &str = "FMT_NUM_PK2_F32";
-    static CDNA_FORMS: [FormInfo; 5] = [
-        test_form!(
-            0,
-            0,
-            &[
-                op(0, VGPR, PK_F32, 64, true),
-                op(5, SRC, PK_F32, 64, false),
-                op(6, SRC, PK_F32, 64, false),
-                op(7, SRC, PK_F32, 64, false)
-            ]
-        ),
-        test_form!(
-            1,
-            0,
-            &[
-                op(0, VGPR, "FMT_NUM_F32", 32, true),
-                op(5, SRC, "FMT_NUM_F32", 32, false),
-                op(6, SRC, "FMT_NUM_F32", 32, false),
-                op(7, SRC, "FMT_NUM_F32", 32, false)
-            ]
-        ),
-        test_form!(
-            2,
-            0,
-            &[
-                op(0, VGPR, "FMT_NUM_PK2_F16", 32, true),
-                op(5, SRC, "FMT_NUM_PK2_F16", 32, false),
-                op(6, SRC, "FMT_NUM_PK2_F16", 32, false)
-            ]
-        ),
-        test_form!(
-            3,
-            1,
-            &[
-                op(0, VGPR, "FMT_NUM_PK4_F32", 128, true),
-                op(5, SRC, "FMT_NUM_F32", 32, false),
-                op(6, SRC, "FMT_NUM_F32", 32, false),
-                op(7, SRC, "FMT_NUM_PK4_F32", 128, false)
-            ]
-        ),
-        test_form!(
-            4,
-            1,
-            &[
-                op(0, VGPR_OR_AGPR, "FMT_NUM_PK4_F32", 128, true),
-                op(5, SRC_VGPR_OR_AGPR, "FMT_NUM_PK8_B32", 256, false),
-                op(6, SRC_VGPR_OR_AGPR, "FMT_NUM_PK8_B32", 256, false),
-                op(7, SRC_VGPR_OR_AGPR, "FMT_NUM_PK4_F32", 128, false)
-            ]
-        ),
-    ];
-    static CDNA: IsaSpec = test_spec!(
-        "cdna3",
-        "gfx942",
-        true,
-        &CDNA_ENCODINGS,
-        &CDNA_INSTRUCTIONS,
-        &CDNA_FORMS,
-        &TYPES
-    );
-
-    #[test]
-    fn cdna_packed_modifiers_read_op_sel_hi_2_at_bit_14() {
-        let fma = [0x00, 0x40, 0xb0, 0xd3, 0x02, 0x09, 0x1a, 0x1c];
-        assert_eq!(
-            text(&CDNA, 0, &fma),
-            "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7]"
-        );
-        let fma_hi2_clear = [0x00, 0x00, 0xb0, 0xd3, 0x02, 0x09, 0x1a, 0x1c];
-        assert_eq!(
-            text(&CDNA, 0, &fma_hi2_clear),
-            "v_pk_fma_f32 v[0:1], v[2:3], v[4:5], v[6:7] op_sel_hi:[1,1,0]"
-        );
-        // Mixed precision: op_sel_hi defaults to 0.
-        let mix = [0x00, 0x00, 0xa0, 0xd3, 0x01, 0x05, 0x0e, 0x0c];
-        assert_eq!(
-            text(&CDNA, 1, &mix),
-            "v_fma_mix_f32 v0, v1, v2, v3 op_sel_hi:[1,0,0]"
-        );
-        let add = [0x00, 0xc2, 0x8f, 0xd3, 0x02, 0x09, 0x02, 0x38];
-        assert_eq!(
-            text(&CDNA, 2, &add),
-            "v_pk_add_f16 v0, v2, v4 neg_lo:[1,0] neg_hi:[0,1] clamp"
-        );
-    }
-
-    #[test]
-    fn mfma_accumulators_and_broadcast_controls() {
-        let acc = [0x00, 0x80, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x04];
-        assert_eq!(
-            text(&CDNA, 3, &acc),
-            "v_mfma_f32_4x4x1_16b_f32 a[0:3], v0, v1, a[0:3]"
-        );
-        let controls = [0x00, 0x11, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x64];
-        assert_eq!(
-            text(&CDNA, 3, &controls),
-            "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, v1, v[0:3] cbsz:1 abid:2 blgp:3"
-        );
-        // ACC bit 1 (word bit 60) puts source B in the AGPRs (llvm-mc 22, gfx942).
-        let acc_b = [0x00, 0x00, 0xc2, 0xd3, 0x00, 0x03, 0x02, 0x14];
-        assert_eq!(
-            text(&CDNA, 3, &acc_b),
-            "v_mfma_f32_4x4x1_16b_f32 v[0:3], v0, a1, v[0:3]"
-        );
-    }
-
-    #[test]
-    fn f8f6f4_sources_take_their_formats_registers() {
-        // CBSZ 2 (FP6) gives source A 6 registers, BLGP 4 (FP4) source B 4; the words are
-        // llvm-mc 22's for gfx950 (`v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11],
-        // v[16:19] cbsz:2 blgp:4`), ACC bit 0 then source A in the AGPRs.
-        let fp6_fp4 = [0x00, 0x02, 0xad, 0xd3, 0x00, 0x11, 0x42, 0x84];
-        let text6 = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11], v[16:19] cbsz:2 blgp:4";
-        assert_eq!(text(&CDNA, 4, &fp6_fp4), text6);
-        let fp8_agpr = [0x00, 0x00, 0xad, 0xd3, 0x00, 0x11, 0x42, 0x0c];
-        let text8 = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], a[0:7], v[8:15], v[16:19]";
-        assert_eq!(text(&CDNA, 4, &fp8_agpr), text8);
-    }
-
-    #[test]
-    fn f64_mfma_accumulator_prints_inv_2pi_as_a_double() {
-        // llvm-mc 22 (gfx950): `v_mfma_f64_16x16x4_f64 ..., 0.15915494309189532`; the f32
-        // tuples keep the f32 text.
-        let f64_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F64", 256);
-        assert_eq!(f64_text, "0.15915494309189532");
-        let f32_text = super::float_constant_text("0.15915494", "FMT_NUM_PK4_F32", 128);
-        assert_eq!(f32_text, "0.15915494");
-    }
-
-    #[test]
-    fn agpr_sources_assemble_with_their_acc_bits() {
-        // The assembler sets ACC (sources A, B) and ACC_CD (destination and C) for AGPRs; the
-        // form carries no opcode here, so only the operand and modifier fields are compared.
-        let fields = |t: &str| {
-            let ins = crate::assemble_instruction(&CDNA, t).unwrap_or_else(|e| panic!("{t}: {e}"));
-            [
-                "VDST", "SRC0", "SRC1", "SRC2", "ACC", "ACC_CD", "CBSZ", "BLGP",
-            ]
-            .map(|f| ins.field(f))
-        };
-        let t = "v_mfma_f32_16x16x128_f8f6f4 a[4:7], a[8:13], v[16:23], a[0:3] cbsz:2";
-        let want = [4, 256 + 8, 256 + 16, 256, 1, 1, 2, 0].map(Some);
-        assert_eq!(fields(t), want);
-        let t = "v_mfma_f32_16x16x128_f8f6f4 v[4:7], v[8:15], a[16:19], v[0:3] blgp:4";
-        let want = [4, 256 + 8, 256 + 16, 256, 2, 0, 0, 4].map(Some);
-        assert_eq!(fields(t), want);
-    }
-
-    #[test]
-    fn mixed_precision_fma_shows_neg_and_abs_on_its_sources() {
-        // NEG bit 0 negates source 0, NEG_HI bit 1 is the abs of source 1 (llvm-mc 22 prints
-        // `v_fma_mix_f32 v0, -v1, |v2|, v3` for these bits on gfx942).
-        let mix = [0x00, 0x02, 0xa0, 0xd3, 0x01, 0x05, 0x0e, 0x2c];
-        assert_eq!(
-            text(&CDNA, 1, &mix),
-            "v_fma_mix_f32 v0, -v1, |v2|, v3 op_sel_hi:[1,0,0]"
-        );
-    }
-
-    // RDNA 3's VOP2 and VOP3 words, with a 16-bit instruction in both.
-    static RDNA_VOP2_FIELDS: [FieldInfo; 4] = [
-        test_field!("SRC0", 0, 9),
-        test_field!("VSRC1", 9, 8),
-        test_field!("VDST", 17, 8),
-        test_field!("OP", 25, 6),
-    ];
-    static RDNA_VOP3_FIELDS: [FieldInfo; 10] = [
-        test_field!("VDST", 0, 8),
-        test_field!("ABS", 8, 3),
-        test_field!("OP_SEL", 11, 4),
-        test_field!("CLAMP", 15, 1),
-        test_field!("OP", 16, 10),
-        test_field!("SRC0", 32, 9),
-        test_field!("SRC1", 41, 9),
-        test_field!("SRC2", 50, 9),
-        test_field!("OMOD", 59, 2),
-        test_field!("NEG", 61, 3),
-    ];
-    static RDNA_ENCODINGS: [EncodingInfo; 2] = [
-        EncodingInfo {
-            name: "ENC_VOP2",
-            order: 0,
-            bits: 32,
-            mask: 0,
-            fixed: 0,
-            fields: &RDNA_VOP2_FIELDS,
-            op_field: Some(3),
-            family: crate::tables::Family::Vop2,
-            variant: crate::tables::Variant::PLAIN,
-        },
-        EncodingInfo {
-            name: "ENC_VOP3",
-            order: 1,
-            bits: 64,
-            mask: 0,
-            fixed: 0,
-            fields: &RDNA_VOP3_FIELDS,
-            op_field: Some(4),
-            family: crate::tables::Family::Vop3,
-            variant: crate::tables::Variant::PLAIN,
-        },
-    ];
-    static RDNA_INSTRUCTIONS: [InstructionInfo; 1] =
-        [test_instruction!("V_ADD_F16", "v_add_f16", &[0, 1])];
-    const F16: &str = "FMT_NUM_F16";
-    static RDNA_FORMS: [FormInfo; 2] = [
-        test_form!(
-            0,
-            0,
-            &[
-                op(2, VGPR, F16, 16, true),
-                op(0, SRC, F16, 16, false),
-                op(1, VGPR, F16, 16, false)
-            ]
-        ),
-        test_form!(
-            0,
-            1,
-            &[
-                op(0, VGPR, F16, 16, true),
-                op(5, SRC, F16, 16, false),
-                op(6, SRC, F16, 16, false)
-            ]
-        ),
-    ];
-    static RDNA: IsaSpec = test_spec!(
-        "rdna3",
-        "gfx1100",
-        false,
-        &RDNA_ENCODINGS,
-        &RDNA_INSTRUCTIONS,
-        &RDNA_FORMS,
-        &TYPES
-    );
-
-    #[test]
-    fn true16_halves() {
-        // 32-bit encoding: bit 7 of the register number picks the high half.
-        assert_eq!(
-            text(&RDNA, 0, &[0x82, 0x07, 0x02, 0x64]),
-            "v_add_f16_e32 v1.l, v2.h, v3.l"
-        );
-        // VOP3: OP_SEL picks the halves, and LLVM prints op_sel as well.
-        let vop3 = [0x01, 0xd0, 0x32, 0xd5, 0x02, 0x07, 0x02, 0x00];
-        assert_eq!(
-            text(&RDNA, 1, &vop3),
-            "v_add_f16_e64 v1.h, v2.l, v3.h op_sel:[0,1,1] clamp"
-        );
-        let neg_constant = [0x01, 0x08, 0x32, 0xd5, 0x02, 0xe1, 0x01, 0x20];
-        assert_eq!(
-            text(&RDNA, 1, &neg_constant),
-            "v_add_f16_e64 v1.l, -v2.h, 0.5 op_sel:[1,0,0]"
-        );
-    }
-}
+mod tests;

@@ -1,11 +1,10 @@
-//! `amdisa disasm` output: one line per instruction, written through one reused line buffer
-//! into a large `BufWriter` (no `String` or `write` system call per instruction), for raw
-//! code and for code objects (per symbol, with `llvm-objdump -d`'s layout).
+//! `amdisa disasm` output: one line per instruction, appended as bytes to one large reused
+//! output buffer (no `String` or `write` system call per instruction), for raw code and for
+//! code objects (per symbol, with `llvm-objdump -d`'s layout).
 
 use isa_runtime::codeobj::CodeObject;
 use isa_runtime::{decode, disassemble_into, DecodeError, IsaSpec};
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 
@@ -56,36 +55,54 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `v` as `digits` hex digits.
-fn push_hex(out: &mut String, v: u64, digits: u32, upper: bool) {
+fn push_hex(out: &mut Vec<u8>, v: u64, digits: u32, upper: bool) {
     let table = if upper { HEX_UPPER } else { HEX };
-    for i in (0..digits).rev() {
-        out.push(table[(v >> (4 * i) & 0xf) as usize] as char);
+    let digits = digits.min(16) as usize;
+    let mut buf = [0u8; 16];
+    for (i, d) in buf[..digits].iter_mut().rev().enumerate() {
+        *d = table[(v >> (4 * i) & 0xf) as usize];
     }
+    out.extend_from_slice(&buf[..digits]);
 }
 
-/// Appends `s` as a JSON string (quotes and escapes).
-fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
+/// Appends `s` as a JSON string (quotes and escapes; bytes past ASCII are UTF-8 and pass).
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    for &c in s.as_bytes() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            c if c < 0x20 => {
+                out.extend_from_slice(b"\\u");
+                push_hex(out, c as u64, 4, false);
             }
             c => out.push(c),
         }
     }
-    out.push('"');
+    out.push(b'"');
 }
 
 /// Bytes as `be 80 1d 80` (raw listing and JSON).
-fn push_bytes(out: &mut String, bytes: &[u8]) {
-    for (i, b) in bytes.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
+fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    // Through a stack buffer: one append per 16 bytes instead of three per byte.
+    for (j, chunk) in bytes.chunks(16).enumerate() {
+        let mut buf = [b' '; 48];
+        for (k, &b) in chunk.iter().enumerate() {
+            buf[3 * k] = HEX[(b >> 4) as usize];
+            buf[3 * k + 1] = HEX[(b & 0xf) as usize];
         }
-        push_hex(out, *b as u64, 2, false);
+        if j > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(&buf[..3 * chunk.len() - 1]);
+    }
+}
+
+/// Appends spaces until `out` is `width` bytes past `start`.
+fn pad_to(out: &mut Vec<u8>, start: usize, width: usize) {
+    let want = start + width;
+    if out.len() < want {
+        out.resize(want, b' ');
     }
 }
 
@@ -102,8 +119,9 @@ pub enum Style {
 
 /// Writes a listing; `ok` turns false at the first undecodable word.
 pub struct Listing<W: Write> {
-    out: io::BufWriter<W>,
-    line: String,
+    out: W,
+    /// The lines not yet written to `out`.
+    line: Vec<u8>,
     text: String,
     /// None when disabled (`--no-cache`, for measuring the disassembler itself).
     cache: Option<TextCache>,
@@ -114,8 +132,8 @@ pub struct Listing<W: Write> {
 impl<W: Write> Listing<W> {
     pub fn new(out: W, style: Style) -> Listing<W> {
         Listing {
-            out: io::BufWriter::with_capacity(1 << 16, out),
-            line: String::with_capacity(256),
+            out,
+            line: Vec::with_capacity(Self::BUFFER + 4096),
             text: String::with_capacity(128),
             cache: Some(TextCache {
                 map: HashMap::default(),
@@ -131,9 +149,15 @@ impl<W: Write> Listing<W> {
         self
     }
 
+    /// Bytes of lines gathered before they are written out.
+    const BUFFER: usize = 1 << 16;
+
     fn flush_line(&mut self) -> io::Result<()> {
-        self.line.push('\n');
-        let r = self.out.write_all(self.line.as_bytes());
+        self.line.push(b'\n');
+        if self.line.len() < Self::BUFFER {
+            return Ok(());
+        }
+        let r = self.out.write_all(&self.line);
         self.line.clear();
         r
     }
@@ -143,7 +167,7 @@ impl<W: Write> Listing<W> {
         if self.style == Style::Json {
             return Ok(());
         }
-        self.line.push_str(text);
+        self.line.extend_from_slice(text.as_bytes());
         self.flush_line()
     }
 
@@ -162,23 +186,31 @@ impl<W: Write> Listing<W> {
                 Ok((ins, len)) => {
                     let encoding = &bytes[at..at + len];
                     let key = TextCache::key(encoding);
-                    let mut text = std::mem::take(&mut self.text);
-                    text.clear();
-                    let hit = match (&self.cache, key) {
-                        (Some(c), Some(k)) => c.map.get(&k).map(|t| text.push_str(t)).is_some(),
-                        _ => false,
+                    let line = Line {
+                        address: address + at as u64,
+                        bytes: encoding,
+                        error: None,
+                        symbol,
                     };
-                    if !hit {
-                        disassemble_into(&ins, &mut text);
-                        if let (Some(c), Some(k)) = (&mut self.cache, key) {
-                            if c.map.len() < TextCache::MAX_ENTRIES {
-                                c.map.insert(k, text.as_str().into());
-                            }
+                    at += len;
+                    if let (Some(c), Some(k)) = (&self.cache, key) {
+                        if let Some(t) = c.map.get(&k) {
+                            line.write(&mut self.line, self.style, t);
+                            self.flush_line()?;
+                            continue;
                         }
                     }
-                    self.instruction(address + at as u64, encoding, &text, None, symbol)?;
+                    let mut text = std::mem::take(&mut self.text);
+                    text.clear();
+                    disassemble_into(&ins, &mut text);
+                    if let (Some(c), Some(k)) = (&mut self.cache, key) {
+                        if c.map.len() < TextCache::MAX_ENTRIES {
+                            c.map.insert(k, text.as_str().into());
+                        }
+                    }
+                    line.write(&mut self.line, self.style, &text);
                     self.text = text;
-                    at += len;
+                    self.flush_line()?;
                 }
                 Err(mut e) => {
                     self.ok = false;
@@ -202,80 +234,94 @@ impl<W: Write> Listing<W> {
     ) -> io::Result<()> {
         let mut w = [0u8; 4];
         w[..bytes.len()].copy_from_slice(bytes);
-        let mut text = String::from(".long 0x");
-        push_hex(&mut text, u32::from_le_bytes(w) as u64, 8, false);
-        self.instruction(address, bytes, &text, Some(&e.to_string()), symbol)
-    }
-
-    fn instruction(
-        &mut self,
-        address: u64,
-        bytes: &[u8],
-        text: &str,
-        error: Option<&str>,
-        symbol: Option<&str>,
-    ) -> io::Result<()> {
-        let line = &mut self.line;
-        match self.style {
-            Style::Raw => {
-                push_hex(line, address, 8, false);
-                line.push_str(": ");
-                let start = line.len();
-                push_bytes(line, bytes);
-                while line.len() < start + 36 {
-                    line.push(' ');
-                }
-                line.push(' ');
-                line.push_str(text);
-                if let Some(e) = error {
-                    line.push_str(" ; error: ");
-                    line.push_str(e);
-                }
-            }
-            Style::Objdump => {
-                line.push('\t');
-                line.push_str(text);
-                while line.len() < 60 {
-                    line.push(' ');
-                }
-                line.push_str(" // ");
-                push_hex(line, address, 12, true);
-                line.push(':');
-                for chunk in bytes.chunks(4) {
-                    let mut w = [0u8; 4];
-                    w[..chunk.len()].copy_from_slice(chunk);
-                    line.push(' ');
-                    push_hex(line, u32::from_le_bytes(w) as u64, 8, true);
-                }
-                if let Some(e) = error {
-                    line.push_str(" ; error: ");
-                    line.push_str(e);
-                }
-            }
-            Style::Json => {
-                line.push_str("{\"address\":");
-                let _ = write!(line, "{address}");
-                line.push_str(",\"bytes\":\"");
-                push_bytes(line, bytes);
-                line.push('"');
-                if let Some(e) = error {
-                    line.push_str(",\"error\":");
-                    push_json_str(line, e);
-                }
-                if let Some(s) = symbol {
-                    line.push_str(",\"symbol\":");
-                    push_json_str(line, s);
-                }
-                line.push_str(",\"text\":");
-                push_json_str(line, text);
-                line.push('}');
-            }
-        }
+        let text = format!(".long 0x{:08x}", u32::from_le_bytes(w));
+        let error = e.to_string();
+        let line = Line {
+            address,
+            bytes,
+            error: Some(&error),
+            symbol,
+        };
+        line.write(&mut self.line, self.style, &text);
         self.flush_line()
     }
 
     pub fn finish(mut self) -> io::Result<()> {
+        self.out.write_all(&self.line)?;
+        self.line.clear();
         self.out.flush()
+    }
+}
+
+/// One listed instruction (or undecodable word) but its text.
+struct Line<'a> {
+    address: u64,
+    bytes: &'a [u8],
+    error: Option<&'a str>,
+    symbol: Option<&'a str>,
+}
+
+impl Line<'_> {
+    /// Appends the line, `text` its instruction text, without the newline.
+    fn write(&self, line: &mut Vec<u8>, style: Style, text: &str) {
+        let Line {
+            address,
+            bytes,
+            error,
+            symbol,
+        } = *self;
+        let start = line.len();
+        match style {
+            Style::Raw => {
+                push_hex(line, address, 8, false);
+                line.extend_from_slice(b": ");
+                let bytes_start = line.len();
+                push_bytes(line, bytes);
+                pad_to(line, bytes_start, 36);
+                line.push(b' ');
+                line.extend_from_slice(text.as_bytes());
+                if let Some(e) = error {
+                    line.extend_from_slice(b" ; error: ");
+                    line.extend_from_slice(e.as_bytes());
+                }
+            }
+            Style::Objdump => {
+                line.push(b'\t');
+                line.extend_from_slice(text.as_bytes());
+                pad_to(line, start, 60);
+                line.extend_from_slice(b" // ");
+                push_hex(line, address, 12, true);
+                line.push(b':');
+                for chunk in bytes.chunks(4) {
+                    let mut w = [0u8; 4];
+                    w[..chunk.len()].copy_from_slice(chunk);
+                    line.push(b' ');
+                    push_hex(line, u32::from_le_bytes(w) as u64, 8, true);
+                }
+                if let Some(e) = error {
+                    line.extend_from_slice(b" ; error: ");
+                    line.extend_from_slice(e.as_bytes());
+                }
+            }
+            Style::Json => {
+                line.extend_from_slice(b"{\"address\":");
+                let _ = write!(line, "{address}");
+                line.extend_from_slice(b",\"bytes\":\"");
+                push_bytes(line, bytes);
+                line.push(b'"');
+                if let Some(e) = error {
+                    line.extend_from_slice(b",\"error\":");
+                    push_json_str(line, e);
+                }
+                if let Some(s) = symbol {
+                    line.extend_from_slice(b",\"symbol\":");
+                    push_json_str(line, s);
+                }
+                line.extend_from_slice(b",\"text\":");
+                push_json_str(line, text);
+                line.push(b'}');
+            }
+        }
     }
 }
 
@@ -297,9 +343,11 @@ pub fn code_object<W: Write>(
         listing.note(&format!("Disassembly of section {}:", section.name))?;
         for range in code.ranges(section) {
             listing.note("")?;
-            let mut label = String::new();
-            push_hex(&mut label, range.address, 16, false);
-            let _ = write!(label, " <{}>:", range.symbol.unwrap_or(&section.name));
+            let label = format!(
+                "{:016x} <{}>:",
+                range.address,
+                range.symbol.unwrap_or(&section.name)
+            );
             listing.note(&label)?;
             listing.code(spec, range.bytes, range.address, range.symbol)?;
         }
