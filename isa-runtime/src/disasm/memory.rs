@@ -80,7 +80,7 @@ fn is_gws(name: &str) -> bool {
 /// gfx950) have none: LLVM ignores the GDS bit there, except for GWS instructions, which
 /// always print `gds`.
 fn target_has_gds(generation: &str) -> bool {
-    !matches!(generation, "cdna2" | "cdna3" | "cdna4")
+    !crate::tables::Traits::named(generation).gfx90a
 }
 
 /// LLVM's `offset:` text for `ds_swizzle_b32`: the 16-bit offset is a lane swizzle pattern.

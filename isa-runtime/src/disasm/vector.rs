@@ -872,7 +872,7 @@ fn dpp16_controls(p: &mut Printer) {
 /// GFX90A+ (CDNA 2-4) DPP of 64-bit operations: LLVM accepts only row_newbcast for them (its
 /// "DP ALU DPP") and prints a note for any other control.
 fn dp_alu_dpp(p: &Printer) -> bool {
-    matches!(p.ins.spec.generation, "cdna2" | "cdna3" | "cdna4")
+    p.ins.spec.traits.gfx90a
         && p.ops
             .iter()
             .any(|o| !o.info.implicit && o.info.field.is_some() && o.info.size == 64)
@@ -882,10 +882,9 @@ fn dp_alu_dpp(p: &Printer) -> bool {
 /// broadcasts; GFX10+ has row_share and row_xmask; GFX90A calls row_share row_newbcast).
 /// `None` for a control the generation does not have (LLVM prints a note instead).
 fn dpp_ctrl_text(ins: &Instruction, ctrl: u64) -> Option<String> {
-    let gen = ins.spec.generation;
     // GFX10+ (RDNA, CDNA 5): DPP8 exists and DPP16 words have an FI field.
     let gfx10_plus = ins.spec.traits.gfx10_up();
-    let gfx90a = matches!(gen, "cdna2" | "cdna3" | "cdna4");
+    let gfx90a = ins.spec.traits.gfx90a;
     let low = ctrl & 0xf;
     let text = match ctrl {
         0x000..=0x0ff => {
