@@ -214,16 +214,27 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
                     Some(i) => enc.fields[i].name.clone(),
                     None => "implicit".to_string(),
                 };
+                let flags: Vec<&str> = [
+                    (o.input, "IN"),
+                    (o.output, "OUT"),
+                    (o.is_implicit, "IMP"),
+                    (o.is_binary_microcode_required, "REQ"),
+                ]
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, f)| *f)
+                .collect();
+                let flags = if flags.is_empty() {
+                    "0".to_string()
+                } else {
+                    flags.join(" | ")
+                };
                 format!(
-                    "OperandInfo {{ field: {}, operand_type: {}, data_format: {:?}, size: {}, input: {}, output: {}, implicit: {}, binary_required: {} }}, // {comment}",
+                    "op({}, {}, {:?}, {}, {flags}), // {comment}",
                     opt(o.field),
                     type_name(o.operand_type),
                     o.data_format_name.clone().unwrap_or_default(),
                     o.size,
-                    o.input,
-                    o.output,
-                    o.is_implicit,
-                    o.is_binary_microcode_required,
                 )
             })
             .collect();
@@ -236,6 +247,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     out.push_str(
         "\n// ---- Large tables: one row per entry (written by isa-gen's emit::tables). ----\n\n",
     );
+    out.push_str(OPERAND_ROW);
     for (k, (first, ops)) in lists.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -314,6 +326,29 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     out.push_str("];\n");
     out
 }
+
+/// The constructor of `OPS_*` rows: `op(field, operand type, data format, bits, flags)`.
+const OPERAND_ROW: &str = "/// Flags of an `op(..)` row: an input, an output, implicit, required in the binary.
+const IN: u8 = 1;
+const OUT: u8 = 2;
+const IMP: u8 = 4;
+const REQ: u8 = 8;
+
+/// An `OPS_*` row: `op(field, operand type, data format, bits, IN | OUT | IMP | REQ)`.
+const fn op(field: Option<u8>, operand_type: Option<u16>, data_format: &'static str, size: u16, flags: u8) -> OperandInfo {
+    OperandInfo {
+        field,
+        operand_type,
+        data_format,
+        size,
+        input: flags & IN != 0,
+        output: flags & OUT != 0,
+        implicit: flags & IMP != 0,
+        binary_required: flags & REQ != 0,
+    }
+}
+
+";
 
 fn operand_info(o: &crate::model::Operand) -> TokenStream {
     let field = match o.field {

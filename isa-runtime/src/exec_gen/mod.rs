@@ -73,6 +73,21 @@ pub struct CoverageEntry {
     pub reason: &'static str,
 }
 
+/// A [`CoverageEntry`] from its row in a generated `COVERAGE`.
+pub const fn cov(
+    instruction: &'static str,
+    status: ExecStatus,
+    provenance: &'static str,
+    reason: &'static str,
+) -> CoverageEntry {
+    CoverageEntry {
+        instruction,
+        status,
+        provenance,
+        reason,
+    }
+}
+
 /// A generation's generated executors.
 #[derive(Debug)]
 pub struct GeneratedExec {
@@ -360,7 +375,73 @@ pub mod variant {
     pub const VOP3P: u8 = 5;
 }
 
-/// One form's operand binding, generated per generation (`BINDINGS[form]`).
+/// Flags of a role's operand in a [`bind`] row.
+pub mod flag {
+    /// A lane mask ([`super::Binding::masks`]).
+    pub const MASK: u8 = 1;
+    /// An f64 ([`super::Binding::f64s`]).
+    pub const F64: u8 = 2;
+    /// A 16-bit VGPR of a True16 encoding ([`super::Binding::t16`]).
+    pub const T16: u8 = 4;
+}
+
+/// A [`Binding`] from its row in a generated `BINDING_ROWS`: (role, operand index or
+/// [`NONE`], bits, [`flag`]s) per bound role, (field meaning, encoding field index) per field,
+/// the [`variant`], and why the form cannot run (empty when it can).
+pub const fn bind(
+    roles: &[(usize, u8, u16, u8)],
+    field_pairs: &[(usize, u8)],
+    variant: u8,
+    unsupported: &'static str,
+) -> Binding {
+    let mut b = Binding {
+        ops: [NONE; role::COUNT],
+        sizes: [0; role::COUNT],
+        masks: 0,
+        f64s: 0,
+        fields: fields(field_pairs),
+        variant,
+        t16: 0,
+        unsupported,
+    };
+    let mut i = 0;
+    while i < roles.len() {
+        let (r, op, bits, f) = roles[i];
+        b.ops[r] = op;
+        b.sizes[r] = bits;
+        if f & flag::MASK != 0 {
+            b.masks |= 1 << r;
+        }
+        if f & flag::F64 != 0 {
+            b.f64s |= 1 << r;
+        }
+        if f & flag::T16 != 0 {
+            b.t16 |= 1 << r;
+        }
+        i += 1;
+    }
+    b
+}
+
+/// A generation's operand bindings (`exec::BINDINGS`): each distinct [`Binding`] once, and
+/// per form the one it has.
+#[derive(Debug)]
+pub struct Bindings {
+    /// The distinct bindings (`BINDING_ROWS`).
+    pub rows: &'static [Binding],
+    /// Per form (`FORMS` order), its row in `rows`.
+    pub forms: &'static [u16],
+}
+
+impl Bindings {
+    /// The binding of form `form`.
+    #[inline]
+    pub fn get(&self, form: usize) -> Option<&'static Binding> {
+        self.rows.get(*self.forms.get(form)? as usize)
+    }
+}
+
+/// One form's operand binding, generated per generation (`BINDINGS.get(form)`).
 #[derive(Clone, Copy, Debug)]
 pub struct Binding {
     /// Operand index per [`role`], or [`NONE`].
@@ -387,7 +468,7 @@ pub struct Binding {
 impl Binding {
     /// The form's binding, or the reason it cannot run.
     #[inline]
-    pub fn of(d: &Decoded, table: &'static [Binding]) -> Result<&'static Binding, ExecError> {
+    pub fn of(d: &Decoded, table: &'static Bindings) -> Result<&'static Binding, ExecError> {
         let b = table
             .get(d.form as usize)
             .ok_or_else(|| ExecError::illegal("form", "no operand binding for this form"))?;
