@@ -33,31 +33,8 @@ use std::fmt::Write as _;
 // ---------------------------------------------------------------------------------------------
 // Generated tables
 
-/// How an instruction got its executor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecStatus {
-    /// Lowered from pseudocode (AMD's, or the project's own for the fixtures).
-    Generated,
-    /// From the project's override layer (`spec/overrides/*.pcode`, or a hand-written Rust
-    /// executor in [`overrides`]), because AMD's text is wrong or prose.
-    Override,
-    /// A fixed behaviour the pseudocode does not express (end of program, barrier, a wait
-    /// that has nothing to wait for in the emulator).
-    Builtin,
-    /// An explicit executor that returns [`ExecError::Unsupported`] with the reason.
-    Unsupported,
-}
-
-impl ExecStatus {
-    pub fn name(self) -> &'static str {
-        match self {
-            ExecStatus::Generated => "generated",
-            ExecStatus::Override => "override",
-            ExecStatus::Builtin => "builtin",
-            ExecStatus::Unsupported => "unsupported",
-        }
-    }
-}
+/// How an instruction got its executor (shared with the generator).
+pub use isa_vocab::ExecStatus;
 
 /// One instruction's line of the coverage table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,142 +167,9 @@ pub fn unsupported(g: &GeneratedExec, d: &Decoded) -> ExecError {
 // ---------------------------------------------------------------------------------------------
 // Operand binding
 
-/// The pseudocode's operand names, bound per form to the form's operands (see
-/// `isa-gen/src/emit/exec/binding.rs` for which name goes to which operand in each encoding
-/// family).
-pub mod role {
-    /// Sources in the order the form lists them (`S0`/`SRC0`, `S1`, `S2`, `S3`).
-    pub const S0: usize = 0;
-    pub const S1: usize = 1;
-    pub const S2: usize = 2;
-    pub const S3: usize = 3;
-    /// The first and second outputs (`D0`; `D1` is VOP3SD's carry-out).
-    pub const D0: usize = 4;
-    pub const D1: usize = 5;
-    /// Memory instructions: the data returned (`RETURN_DATA`, `VDATA` of loads).
-    pub const VDST: usize = 6;
-    /// Memory instructions: data written (`DATA`, `DATA0`, `VDATA` of stores).
-    pub const DATA: usize = 7;
-    /// The second data operand (`DATA1`, `DATA2`).
-    pub const DATA1: usize = 8;
-    /// Scalar memory data (`SDATA`).
-    pub const SDATA: usize = 9;
-    /// The address operand (a VGPR: DS address, or a flat/global/scratch address or offset).
-    pub const ADDR: usize = 10;
-    pub const SADDR: usize = 11;
-    pub const SBASE: usize = 12;
-    pub const SOFFSET: usize = 13;
-    pub const SRSRC: usize = 14;
-    pub const VADDR: usize = 15;
-    pub const COUNT: usize = 16;
-    pub const NAMES: [&str; COUNT] = [
-        "S0", "S1", "S2", "S3", "D0", "D1", "VDST", "DATA", "DATA1", "SDATA", "ADDR", "SADDR",
-        "SBASE", "SOFFSET", "SRSRC", "VADDR",
-    ];
-}
-
-/// Encoding fields the executors read by meaning.
-pub mod field {
-    pub const OFFSET: usize = 0;
-    pub const OFFSET0: usize = 1;
-    pub const OFFSET1: usize = 2;
-    pub const SIMM16: usize = 3;
-    pub const LITERAL: usize = 4;
-    pub const NEG: usize = 5;
-    pub const ABS: usize = 6;
-    pub const CLAMP: usize = 7;
-    pub const OMOD: usize = 8;
-    pub const OPSEL: usize = 9;
-    pub const OPSEL_HI: usize = 10;
-    pub const NEG_HI: usize = 11;
-    /// CDNA SMEM: whether SOFFSET is used.
-    pub const SOFFSET_EN: usize = 12;
-    /// CDNA SMEM: whether OFFSET is an immediate.
-    pub const IMM: usize = 13;
-    /// DPP16's control and GCN DPP's.
-    pub const DPP_CTRL: usize = 14;
-    pub const ROW_MASK: usize = 15;
-    pub const BANK_MASK: usize = 16;
-    /// SDWA selects and modifiers (CDNA, RDNA1/2).
-    pub const SRC0_SEL: usize = 17;
-    pub const SRC1_SEL: usize = 18;
-    pub const DST_SEL: usize = 19;
-    pub const DST_UNUSED: usize = 20;
-    pub const SRC0_SEXT: usize = 21;
-    pub const SRC1_SEXT: usize = 22;
-    pub const SRC0_NEG: usize = 23;
-    pub const SRC1_NEG: usize = 24;
-    pub const SRC0_ABS: usize = 25;
-    pub const SRC1_ABS: usize = 26;
-    pub const OPSEL_HI2: usize = 27;
-    /// DPP8's lane selects, `LANE_SEL_0` .. `LANE_SEL_7` (3 bits each).
-    pub const LANE_SEL_0: usize = 28;
-    pub const LANE_SEL_1: usize = 29;
-    pub const LANE_SEL_2: usize = 30;
-    pub const LANE_SEL_3: usize = 31;
-    pub const LANE_SEL_4: usize = 32;
-    pub const LANE_SEL_5: usize = 33;
-    pub const LANE_SEL_6: usize = 34;
-    pub const LANE_SEL_7: usize = 35;
-    /// Whether a vector memory atomic returns the old value: GLC (GFX9, GFX10, GFX11), SC0
-    /// (GFX940), TH bit 0 (GFX12).
-    pub const GLC: usize = 36;
-    pub const SC0: usize = 37;
-    pub const TH: usize = 38;
-    /// DPP: out-of-range or disabled source lanes read 0 (else the lane is not written).
-    pub const BOUND_CTRL: usize = 39;
-    /// DPP16/DPP8 (RDNA): read inactive source lanes too.
-    pub const FI: usize = 40;
-    /// MUBUF/MTBUF: VADDR holds an index (IDXEN) and/or an offset (OFFEN).
-    pub const IDXEN: usize = 41;
-    pub const OFFEN: usize = 42;
-    pub const COUNT: usize = 43;
-    pub const NAMES: [&str; COUNT] = [
-        "OFFSET",
-        "OFFSET0",
-        "OFFSET1",
-        "SIMM16",
-        "LITERAL",
-        "NEG",
-        "ABS",
-        "CLAMP",
-        "OMOD",
-        "OPSEL",
-        "OPSEL_HI",
-        "NEG_HI",
-        "SOFFSET_EN",
-        "IMM",
-        "DPP_CTRL",
-        "ROW_MASK",
-        "BANK_MASK",
-        "SRC0_SEL",
-        "SRC1_SEL",
-        "DST_SEL",
-        "DST_UNUSED",
-        "SRC0_SEXT",
-        "SRC1_SEXT",
-        "SRC0_NEG",
-        "SRC1_NEG",
-        "SRC0_ABS",
-        "SRC1_ABS",
-        "OPSEL_HI2",
-        "LANE_SEL_0",
-        "LANE_SEL_1",
-        "LANE_SEL_2",
-        "LANE_SEL_3",
-        "LANE_SEL_4",
-        "LANE_SEL_5",
-        "LANE_SEL_6",
-        "LANE_SEL_7",
-        "GLC",
-        "SC0",
-        "TH",
-        "BOUND_CTRL",
-        "FI",
-        "IDXEN",
-        "OFFEN",
-    ];
-}
+/// The operand roles and the fields read by meaning, indices of [`Binding`]'s tables (one
+/// vocabulary with the generator, which binds them per form).
+pub use isa_vocab::{field, role};
 
 /// "No operand" / "no field" in a [`Binding`].
 pub const NONE: u8 = u8::MAX;

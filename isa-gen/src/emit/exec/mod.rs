@@ -34,26 +34,8 @@ use quote::{format_ident, quote};
 use serde::Serialize;
 pub use source::Semantics;
 
-/// How an instruction got its executor (the runtime's `ExecStatus`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Generated,
-    Override,
-    Builtin,
-    Unsupported,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Generated => "generated",
-            Status::Override => "override",
-            Status::Builtin => "builtin",
-            Status::Unsupported => "unsupported",
-        }
-    }
-}
+/// How an instruction got its executor (`isa_vocab::ExecStatus`, the runtime's too).
+pub use isa_vocab::ExecStatus as Status;
 
 /// Why an instruction has no executor, by kind: the coverage report groups by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -89,6 +71,7 @@ impl UnsupportedKind {
 #[derive(Clone, Debug, Serialize)]
 pub struct Coverage {
     pub instruction: String,
+    #[serde(serialize_with = "status_name")]
     pub status: Status,
     /// See the runtime's `CoverageEntry::provenance`.
     pub provenance: String,
@@ -99,6 +82,11 @@ pub struct Coverage {
     pub families: Vec<String>,
     /// Forms that cannot run although the instruction can (with why).
     pub unsupported_forms: Vec<String>,
+}
+
+/// A status as its name (`generated`, `override`, ...).
+fn status_name<S: serde::Serializer>(s: &Status, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(s.name())
 }
 
 /// The coverage of one generation.
