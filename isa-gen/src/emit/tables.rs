@@ -266,7 +266,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
 
     let _ = writeln!(
         out,
-        "\n/// Every form (instruction × encoding × condition); `F_*` names the index.\n#[rustfmt::skip]\npub static FORMS: [FormInfo; {}] = [",
+        "\n/// Every form (instruction × encoding × condition); `F_*` names the index: `form(instruction, encoding, opcode, condition, operands, condition hints)`.\n#[rustfmt::skip]\npub static FORMS: [FormInfo; {}] = [",
         forms.len()
     );
     for ((f, name), list) in forms.iter().zip(names).zip(&form_list) {
@@ -286,7 +286,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
         };
         let _ = writeln!(
             out,
-            "    FormInfo {{ instruction: {}, encoding: {}, opcode: {:#x}, condition: {:?}, operands: &OPS_{list}, hints: &[{}] }}, // {name}",
+            "    form({}, {}, {:#x}, {:?}, &OPS_{list}, &[{}]), // {name}",
             ident(&format!("I_{}", ins.name)),
             ident(&format!("E_{}", enc.name)),
             f.opcode,
@@ -302,7 +302,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     }
     let _ = writeln!(
         out,
-        "\n/// Every instruction; `I_*` names the index.\n#[rustfmt::skip]\npub static INSTRUCTIONS: [InstructionInfo; {}] = [",
+        "\n/// Every instruction; `I_*` names the index: `ins(name, mnemonic, aliases, flags, forms)`.\n#[rustfmt::skip]\npub static INSTRUCTIONS: [InstructionInfo; {}] = [",
         spec.instructions.len()
     );
     for (ins, fs) in spec.instructions.iter().zip(&forms_of) {
@@ -316,7 +316,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
         let fs: Vec<String> = fs.iter().map(|i| i.to_string()).collect();
         let _ = writeln!(
             out,
-            "    InstructionInfo {{ name: {:?}, mnemonic: {:?}, aliases: &[{}], flags: {flags:#04x}, forms: &[{}] }},",
+            "    ins({:?}, {:?}, &[{}], {flags:#04x}, &[{}]),",
             ins.name,
             ins.name.to_ascii_lowercase(),
             aliases.join(", "),
@@ -327,7 +327,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     out
 }
 
-/// The constructor of `OPS_*` rows: `op(field, operand type, data format, bits, flags)`.
+/// The constructors of the rows of `OPS_*`, `FORMS` and `INSTRUCTIONS`.
 const OPERAND_ROW: &str = "/// Flags of an `op(..)` row: an input, an output, implicit, required in the binary.
 const IN: u8 = 1;
 const OUT: u8 = 2;
@@ -346,6 +346,16 @@ const fn op(field: Option<u8>, operand_type: Option<u16>, data_format: &'static 
         implicit: flags & IMP != 0,
         binary_required: flags & REQ != 0,
     }
+}
+
+/// A `FORMS` row.
+const fn form(instruction: u16, encoding: u16, opcode: u32, condition: &'static str, operands: &'static [OperandInfo], hints: &'static [(u8, i64)]) -> FormInfo {
+    FormInfo { instruction, encoding, opcode, condition, operands, hints }
+}
+
+/// An `INSTRUCTIONS` row.
+const fn ins(name: &'static str, mnemonic: &'static str, aliases: &'static [&'static str], flags: u8, forms: &'static [u16]) -> InstructionInfo {
+    InstructionInfo { name, mnemonic, aliases, flags, forms }
 }
 
 ";
