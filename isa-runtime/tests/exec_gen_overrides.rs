@@ -386,7 +386,7 @@ fn division_executors_run_per_lane() {
         .into_iter()
         .find(|s| s.generation == "rdna3")
         .unwrap();
-    let bindings: &'static [isa_runtime::exec_gen::Binding] =
+    let bindings: &'static isa_runtime::exec_gen::Bindings =
         &isa_runtime::fixtures::rdna3::exec::BINDINGS;
     let d =
         Decoded::new(isa_runtime::assemble_instruction(spec, "v_msad_u8 v5, v0, v1, v2").unwrap());

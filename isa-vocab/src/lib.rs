@@ -8,6 +8,10 @@
 //!   sets derived from them ([`GFX9`], [`GFX11_UP`], [`gfx_names`]). The generator emits a
 //!   spec's traits as data (`IsaSpec.traits`); per-generation lists elsewhere are built from
 //!   these rows instead of being written out again.
+//! - The executors' vocabulary: operand roles ([`Role`], indexed by [`role`]), encoding fields
+//!   read by meaning ([`field`], with their names in AMD's encodings) and how an instruction
+//!   got its executor ([`ExecStatus`]). The generator binds and emits them, the runtime's
+//!   executors index their tables with them.
 
 /// The encoding families, as AMD's encoding names group them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,6 +127,188 @@ pub fn classify(encoding: &str) -> (Family, Variant) {
         _ => Family::Other,
     };
     (family, variant)
+}
+
+/// Defines [`Role`] and the index constants of [`role`] from one list: each role's variant
+/// and its name (the constant's).
+macro_rules! roles {
+    ($($(#[$doc:meta])* $variant:ident = $name:ident,)*) => {
+        /// The pseudocode's operand names, bound per form to the form's operands (see
+        /// `isa-gen/src/emit/exec/binding.rs` for which name goes to which operand in each
+        /// encoding family). `role::X` is the index of a role in the runtime's tables.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Role {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Role {
+            /// Every role, in index order.
+            pub const ALL: [Role; role::COUNT] = [$(Role::$variant),*];
+
+            /// The role's name (its constant in [`role`]).
+            pub const fn ident(self) -> &'static str {
+                match self {
+                    $(Role::$variant => stringify!($name),)*
+                }
+            }
+        }
+
+        /// Role indices (`Role::X as usize`), as the runtime's binding tables use them.
+        pub mod role {
+            use super::Role;
+            $($(#[$doc])* pub const $name: usize = Role::$variant as usize;)*
+            pub const COUNT: usize = [$(stringify!($name)),*].len();
+            /// Each role's name, by index.
+            pub const NAMES: [&str; COUNT] = [$(stringify!($name)),*];
+        }
+    };
+}
+
+roles! {
+    /// Sources in the order the form lists them (`S0`/`SRC0`, `S1`, `S2`, `S3`).
+    S0 = S0,
+    S1 = S1,
+    S2 = S2,
+    S3 = S3,
+    /// The first output (`D0`).
+    D0 = D0,
+    /// The second output (VOP3SD's carry-out).
+    D1 = D1,
+    /// Memory instructions: the data returned (`RETURN_DATA`, `VDATA` of loads).
+    Vdst = VDST,
+    /// Memory instructions: data written (`DATA`, `DATA0`, `VDATA` of stores).
+    Data = DATA,
+    /// The second data operand (`DATA1`, `DATA2`).
+    Data1 = DATA1,
+    /// Scalar memory data (`SDATA`).
+    Sdata = SDATA,
+    /// The address operand (a VGPR: DS address, or a flat/global/scratch address or offset).
+    Addr = ADDR,
+    Saddr = SADDR,
+    Sbase = SBASE,
+    Soffset = SOFFSET,
+    Srsrc = SRSRC,
+    Vaddr = VADDR,
+}
+
+impl Role {
+    /// The source number of `S0`..`S3`.
+    pub const fn source_index(self) -> Option<usize> {
+        match self {
+            Role::S0 => Some(0),
+            Role::S1 => Some(1),
+            Role::S2 => Some(2),
+            Role::S3 => Some(3),
+            _ => None,
+        }
+    }
+}
+
+/// Encoding fields the executors read by meaning: each meaning's index constant, its name
+/// ([`NAMES`](field::NAMES)) and the names the field has in AMD's encodings
+/// ([`ALIASES`](field::ALIASES)), from one list.
+macro_rules! fields {
+    ($($(#[$doc:meta])* $name:ident: [$($alias:literal),+],)*) => {
+        /// Encoding fields the executors read by meaning (indices of the runtime's
+        /// `Binding::fields`).
+        pub mod field {
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+            #[repr(usize)]
+            enum Index {
+                $($name,)*
+            }
+            $($(#[$doc])* pub const $name: usize = Index::$name as usize;)*
+            pub const COUNT: usize = [$(stringify!($name)),*].len();
+            /// Each meaning's name, by index.
+            pub const NAMES: [&str; COUNT] = [$(stringify!($name)),*];
+            /// The names a meaning's field has in AMD's encodings, by index.
+            pub const ALIASES: [&[&str]; COUNT] = [$(&[$($alias),+]),*];
+        }
+    };
+}
+
+fields! {
+    OFFSET: ["OFFSET", "IOFFSET"],
+    OFFSET0: ["OFFSET0"],
+    OFFSET1: ["OFFSET1"],
+    SIMM16: ["SIMM16"],
+    LITERAL: ["LITERAL", "LITERAL64"],
+    NEG: ["NEG"],
+    ABS: ["ABS"],
+    CLAMP: ["CLAMP"],
+    OMOD: ["OMOD"],
+    OPSEL: ["OPSEL", "OP_SEL"],
+    OPSEL_HI: ["OPSEL_HI", "OP_SEL_HI"],
+    NEG_HI: ["NEG_HI"],
+    /// CDNA SMEM: whether SOFFSET is used.
+    SOFFSET_EN: ["SOFFSET_EN"],
+    /// CDNA SMEM: whether OFFSET is an immediate.
+    IMM: ["IMM"],
+    /// DPP16's control and GCN DPP's.
+    DPP_CTRL: ["DPP_CTRL"],
+    ROW_MASK: ["ROW_MASK"],
+    BANK_MASK: ["BANK_MASK"],
+    /// SDWA selects and modifiers (CDNA, RDNA1/2).
+    SRC0_SEL: ["SRC0_SEL"],
+    SRC1_SEL: ["SRC1_SEL"],
+    DST_SEL: ["DST_SEL"],
+    DST_UNUSED: ["DST_UNUSED"],
+    SRC0_SEXT: ["SRC0_SEXT"],
+    SRC1_SEXT: ["SRC1_SEXT"],
+    SRC0_NEG: ["SRC0_NEG"],
+    SRC1_NEG: ["SRC1_NEG"],
+    SRC0_ABS: ["SRC0_ABS"],
+    SRC1_ABS: ["SRC1_ABS"],
+    OPSEL_HI2: ["OPSEL_HI2"],
+    /// DPP8's lane selects, `LANE_SEL_0` .. `LANE_SEL_7` (3 bits each, consecutive indices).
+    LANE_SEL_0: ["LANE_SEL_0"],
+    LANE_SEL_1: ["LANE_SEL_1"],
+    LANE_SEL_2: ["LANE_SEL_2"],
+    LANE_SEL_3: ["LANE_SEL_3"],
+    LANE_SEL_4: ["LANE_SEL_4"],
+    LANE_SEL_5: ["LANE_SEL_5"],
+    LANE_SEL_6: ["LANE_SEL_6"],
+    LANE_SEL_7: ["LANE_SEL_7"],
+    /// Whether a vector memory atomic returns the old value: GLC (GFX9, GFX10, GFX11), SC0
+    /// (GFX940), TH bit 0 (GFX12).
+    GLC: ["GLC"],
+    SC0: ["SC0"],
+    TH: ["TH"],
+    /// DPP: out-of-range or disabled source lanes read 0 (else the lane is not written).
+    BOUND_CTRL: ["BOUND_CTRL", "BC"],
+    /// DPP16/DPP8 (RDNA): read inactive source lanes too.
+    FI: ["FI"],
+    /// MUBUF/MTBUF: VADDR holds an index (IDXEN) and/or an offset (OFFEN).
+    IDXEN: ["IDXEN"],
+    OFFEN: ["OFFEN"],
+}
+
+/// How an instruction got its executor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecStatus {
+    /// Lowered from pseudocode (AMD's, or the project's own for the fixtures).
+    Generated,
+    /// From the project's override layer (`spec/overrides/*.pcode`, or a hand-written Rust
+    /// executor in the runtime's `exec_gen::overrides`), because AMD's text is wrong or prose.
+    Override,
+    /// A fixed behaviour the pseudocode does not express (end of program, barrier, a wait
+    /// that has nothing to wait for in the emulator).
+    Builtin,
+    /// An explicit executor that returns the runtime's `ExecError::Unsupported` with the
+    /// reason.
+    Unsupported,
+}
+
+impl ExecStatus {
+    pub const fn name(self) -> &'static str {
+        match self {
+            ExecStatus::Generated => "generated",
+            ExecStatus::Override => "override",
+            ExecStatus::Builtin => "builtin",
+            ExecStatus::Unsupported => "unsupported",
+        }
+    }
 }
 
 /// What code decides by generation, stated once per generation.
@@ -342,6 +528,28 @@ mod tests {
             )
         );
         assert_eq!(classify("ENC_SOMETHING_NEW").0, Family::Other);
+    }
+
+    #[test]
+    fn roles_and_fields_are_indexed_in_order() {
+        for (i, r) in Role::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i);
+            assert_eq!(role::NAMES[i], r.ident());
+        }
+        assert_eq!(role::COUNT, 16);
+        assert_eq!((role::S0, role::VDST, role::VADDR), (0, 6, 15));
+        assert_eq!(Role::Vdst.ident(), "VDST");
+        assert_eq!(Role::S2.source_index(), Some(2));
+        assert_eq!(Role::D0.source_index(), None);
+        assert_eq!(field::COUNT, field::NAMES.len());
+        assert_eq!(field::NAMES[field::OPSEL_HI2], "OPSEL_HI2");
+        assert_eq!(field::ALIASES[field::OPSEL], ["OPSEL", "OP_SEL"]);
+        // The DPP8 selects are read as LANE_SEL_0 + lane.
+        for k in 0..8 {
+            assert_eq!(field::NAMES[field::LANE_SEL_0 + k], format!("LANE_SEL_{k}"));
+        }
+        assert_eq!(field::OFFEN, field::COUNT - 1);
+        assert_eq!(ExecStatus::Override.name(), "override");
     }
 
     #[test]

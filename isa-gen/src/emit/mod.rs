@@ -105,8 +105,10 @@ pub fn generate(spec: &Spec, semantics: &exec::source::Semantics) -> Result<Gene
     let rows = rows + &decoder_rows;
     let exec::Executors {
         code: executors,
+        rows: exec_rows,
         report: exec,
     } = exec::generate_with(spec, &forms, semantics);
+    let rows = rows + &exec_rows;
     let tokens: TokenStream = quote! {
         #tables
         #decoder

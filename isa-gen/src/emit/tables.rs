@@ -212,16 +212,27 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
                     Some(i) => enc.fields[i].name.clone(),
                     None => "implicit".to_string(),
                 };
+                let flags: Vec<&str> = [
+                    (o.input, "IN"),
+                    (o.output, "OUT"),
+                    (o.is_implicit, "IMP"),
+                    (o.is_binary_microcode_required, "REQ"),
+                ]
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, f)| *f)
+                .collect();
+                let flags = if flags.is_empty() {
+                    "0".to_string()
+                } else {
+                    flags.join(" | ")
+                };
                 format!(
-                    "OperandInfo {{ field: {}, operand_type: {}, data_format: {:?}, size: {}, input: {}, output: {}, implicit: {}, binary_required: {} }}, // {comment}",
+                    "op({}, {}, {:?}, {}, {flags}), // {comment}",
                     opt(o.field),
                     type_name(o.operand_type),
                     o.data_format_name.clone().unwrap_or_default(),
                     o.size,
-                    o.input,
-                    o.output,
-                    o.is_implicit,
-                    o.is_binary_microcode_required,
                 )
             })
             .collect();
@@ -234,6 +245,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     out.push_str(
         "\n// ---- Large tables: one row per entry (written by isa-gen's emit::tables). ----\n\n",
     );
+    out.push_str(OPERAND_ROW);
     for (k, (first, ops)) in lists.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -252,7 +264,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
 
     let _ = writeln!(
         out,
-        "\n/// Every form (instruction × encoding × condition); `F_*` names the index.\n#[rustfmt::skip]\npub static FORMS: [FormInfo; {}] = [",
+        "\n/// Every form (instruction × encoding × condition); `F_*` names the index: `form(instruction, encoding, opcode, condition, operands, condition hints)`.\n#[rustfmt::skip]\npub static FORMS: [FormInfo; {}] = [",
         forms.len()
     );
     for ((f, name), list) in forms.iter().zip(names).zip(&form_list) {
@@ -272,7 +284,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
         };
         let _ = writeln!(
             out,
-            "    FormInfo {{ instruction: {}, encoding: {}, opcode: {:#x}, condition: {:?}, operands: &OPS_{list}, hints: &[{}] }}, // {name}",
+            "    form({}, {}, {:#x}, {:?}, &OPS_{list}, &[{}]), // {name}",
             ident(&format!("I_{}", ins.name)),
             ident(&format!("E_{}", enc.name)),
             f.opcode,
@@ -288,7 +300,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     }
     let _ = writeln!(
         out,
-        "\n/// Every instruction; `I_*` names the index.\n#[rustfmt::skip]\npub static INSTRUCTIONS: [InstructionInfo; {}] = [",
+        "\n/// Every instruction; `I_*` names the index: `ins(name, mnemonic, aliases, flags, forms)`.\n#[rustfmt::skip]\npub static INSTRUCTIONS: [InstructionInfo; {}] = [",
         spec.instructions.len()
     );
     for (ins, fs) in spec.instructions.iter().zip(&forms_of) {
@@ -302,7 +314,7 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
         let fs: Vec<String> = fs.iter().map(|i| i.to_string()).collect();
         let _ = writeln!(
             out,
-            "    InstructionInfo {{ name: {:?}, mnemonic: {:?}, aliases: &[{}], flags: {flags:#04x}, forms: &[{}] }},",
+            "    ins({:?}, {:?}, &[{}], {flags:#04x}, &[{}]),",
             ins.name,
             ins.name.to_ascii_lowercase(),
             aliases.join(", "),
@@ -312,6 +324,39 @@ fn rows(spec: &Spec, forms: &[Form], names: &[proc_macro2::Ident]) -> String {
     out.push_str("];\n");
     out
 }
+
+/// The constructors of the rows of `OPS_*`, `FORMS` and `INSTRUCTIONS`.
+const OPERAND_ROW: &str = "/// Flags of an `op(..)` row: an input, an output, implicit, required in the binary.
+const IN: u8 = 1;
+const OUT: u8 = 2;
+const IMP: u8 = 4;
+const REQ: u8 = 8;
+
+/// An `OPS_*` row: `op(field, operand type, data format, bits, IN | OUT | IMP | REQ)`.
+const fn op(field: Option<u8>, operand_type: Option<u16>, data_format: &'static str, size: u16, flags: u8) -> OperandInfo {
+    OperandInfo {
+        field,
+        operand_type,
+        data_format,
+        size,
+        input: flags & IN != 0,
+        output: flags & OUT != 0,
+        implicit: flags & IMP != 0,
+        binary_required: flags & REQ != 0,
+    }
+}
+
+/// A `FORMS` row.
+const fn form(instruction: u16, encoding: u16, opcode: u32, condition: &'static str, operands: &'static [OperandInfo], hints: &'static [(u8, i64)]) -> FormInfo {
+    FormInfo { instruction, encoding, opcode, condition, operands, hints }
+}
+
+/// An `INSTRUCTIONS` row.
+const fn ins(name: &'static str, mnemonic: &'static str, aliases: &'static [&'static str], flags: u8, forms: &'static [u16]) -> InstructionInfo {
+    InstructionInfo { name, mnemonic, aliases, flags, forms }
+}
+
+";
 
 fn operand_info(o: &crate::model::Operand) -> TokenStream {
     let field = match o.field {

@@ -3,14 +3,14 @@
 //! active lane gets the dword's value before the change. AMD gives no pseudocode for them.
 //! GDS counters (the GDS bit) are not modelled.
 
-use super::{ds_offset, role, store_lanes, Binding};
+use super::{ds_offset, role, store_lanes, Binding, Bindings};
 use crate::exec::wave::MAX_LANES;
 use crate::exec::{Decoded, ExecError, Flow, Lds, Memory, Wave};
 
 fn counter(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     lds: &mut Lds,
     append: bool,
 ) -> Result<Flow, ExecError> {
@@ -38,7 +38,7 @@ fn counter(
 pub fn ds_append(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     _mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {
@@ -48,7 +48,7 @@ pub fn ds_append(
 pub fn ds_consume(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     _mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {

@@ -31,7 +31,7 @@
 //! `UfmtGFX11`, the names llvm-mc-22 prints for `format:N`; the unit test checks every value
 //! against llvm-mc-22 when it is installed).
 
-use super::{read_lane, read_scalar, role, store_lanes, AddrKind, Binding, LaneAddrs};
+use super::{read_lane, read_scalar, role, store_lanes, AddrKind, Binding, Bindings, LaneAddrs};
 use crate::exec::wave::{LaneIter, MAX_LANES};
 use crate::exec::{Decoded, ExecError, Flow, Memory, Wave};
 
@@ -271,7 +271,7 @@ fn f32_to_f16(f: f32) -> u16 {
 pub fn buffer_format(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     mem: &mut dyn Memory,
     op: FormatOp,
 ) -> Result<Flow, ExecError> {
@@ -399,7 +399,7 @@ macro_rules! format_ops {
         pub fn $name(
             w: &mut Wave,
             d: &Decoded,
-            table: &'static [Binding],
+            table: &'static Bindings,
             mem: &mut dyn Memory,
         ) -> Result<Flow, ExecError> {
             buffer_format(w, d, table, mem, FormatOp {

@@ -11,7 +11,9 @@
 //! a 64-bit ADDR, scratch in the lane's private memory, buffers through the resource with
 //! their range check: an out-of-range lane writes 0 to its LDS slot).
 
-use super::{buffer::buf_read, field, mem_read, signed_field, AddrKind, Binding, LaneAddrs, Space};
+use super::{
+    buffer::buf_read, field, mem_read, signed_field, AddrKind, Binding, Bindings, LaneAddrs, Space,
+};
 use crate::exec::wave::LaneIter;
 use crate::exec::{Decoded, ExecError, Flow, Lds, Memory, Wave};
 
@@ -64,7 +66,7 @@ impl LdsLoad {
 pub fn lds_load(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
     kind: AddrKind,
@@ -112,7 +114,7 @@ pub fn lds_bit(d: &Decoded) -> bool {
 pub fn buffer_load_lds(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {
@@ -126,7 +128,7 @@ pub fn buffer_load_lds(
 pub fn flat_load_lds(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static [Binding],
+    table: &'static Bindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {

@@ -211,108 +211,8 @@ impl Variant {
     }
 }
 
-/// The operand roles (the runtime's `rt::role`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) enum Role {
-    S0,
-    S1,
-    S2,
-    S3,
-    D0,
-    D1,
-    Vdst,
-    Data,
-    Data1,
-    Sdata,
-    Addr,
-    Saddr,
-    Sbase,
-    Soffset,
-    Srsrc,
-    Vaddr,
-}
-
-impl Role {
-    /// The constant's name in `rt::role`.
-    pub fn ident(self) -> &'static str {
-        match self {
-            Role::S0 => "S0",
-            Role::S1 => "S1",
-            Role::S2 => "S2",
-            Role::S3 => "S3",
-            Role::D0 => "D0",
-            Role::D1 => "D1",
-            Role::Vdst => "VDST",
-            Role::Data => "DATA",
-            Role::Data1 => "DATA1",
-            Role::Sdata => "SDATA",
-            Role::Addr => "ADDR",
-            Role::Saddr => "SADDR",
-            Role::Sbase => "SBASE",
-            Role::Soffset => "SOFFSET",
-            Role::Srsrc => "SRSRC",
-            Role::Vaddr => "VADDR",
-        }
-    }
-
-    pub fn source_index(self) -> Option<usize> {
-        match self {
-            Role::S0 => Some(0),
-            Role::S1 => Some(1),
-            Role::S2 => Some(2),
-            Role::S3 => Some(3),
-            _ => None,
-        }
-    }
-}
-
-/// Fields read by meaning (the runtime's `rt::field`), each with the names it has in AMD's
-/// encodings.
-pub(crate) const FIELDS: &[(&str, &[&str])] = &[
-    ("OFFSET", &["OFFSET", "IOFFSET"]),
-    ("OFFSET0", &["OFFSET0"]),
-    ("OFFSET1", &["OFFSET1"]),
-    ("SIMM16", &["SIMM16"]),
-    ("LITERAL", &["LITERAL", "LITERAL64"]),
-    ("NEG", &["NEG"]),
-    ("ABS", &["ABS"]),
-    ("CLAMP", &["CLAMP"]),
-    ("OMOD", &["OMOD"]),
-    ("OPSEL", &["OPSEL", "OP_SEL"]),
-    ("OPSEL_HI", &["OPSEL_HI", "OP_SEL_HI"]),
-    ("NEG_HI", &["NEG_HI"]),
-    ("SOFFSET_EN", &["SOFFSET_EN"]),
-    ("IMM", &["IMM"]),
-    ("DPP_CTRL", &["DPP_CTRL"]),
-    ("ROW_MASK", &["ROW_MASK"]),
-    ("BANK_MASK", &["BANK_MASK"]),
-    ("SRC0_SEL", &["SRC0_SEL"]),
-    ("SRC1_SEL", &["SRC1_SEL"]),
-    ("DST_SEL", &["DST_SEL"]),
-    ("DST_UNUSED", &["DST_UNUSED"]),
-    ("SRC0_SEXT", &["SRC0_SEXT"]),
-    ("SRC1_SEXT", &["SRC1_SEXT"]),
-    ("SRC0_NEG", &["SRC0_NEG"]),
-    ("SRC1_NEG", &["SRC1_NEG"]),
-    ("SRC0_ABS", &["SRC0_ABS"]),
-    ("SRC1_ABS", &["SRC1_ABS"]),
-    ("OPSEL_HI2", &["OPSEL_HI2"]),
-    ("LANE_SEL_0", &["LANE_SEL_0"]),
-    ("LANE_SEL_1", &["LANE_SEL_1"]),
-    ("LANE_SEL_2", &["LANE_SEL_2"]),
-    ("LANE_SEL_3", &["LANE_SEL_3"]),
-    ("LANE_SEL_4", &["LANE_SEL_4"]),
-    ("LANE_SEL_5", &["LANE_SEL_5"]),
-    ("LANE_SEL_6", &["LANE_SEL_6"]),
-    ("LANE_SEL_7", &["LANE_SEL_7"]),
-    ("GLC", &["GLC"]),
-    ("SC0", &["SC0"]),
-    ("TH", &["TH"]),
-    ("BOUND_CTRL", &["BOUND_CTRL", "BC"]),
-    ("FI", &["FI"]),
-    ("IDXEN", &["IDXEN"]),
-    ("OFFEN", &["OFFEN"]),
-];
+/// The operand roles (`isa_vocab::Role`, the runtime's `rt::role` indices).
+pub(crate) use isa_vocab::Role;
 
 /// What a pseudocode name refers to, in an instruction of a family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -593,13 +493,18 @@ pub(crate) fn bind_form(
             }
         }
     }
-    for (meaning, names) in FIELDS {
+    // Fields read by meaning (`isa_vocab::field`, the runtime's `rt::field`), each found by
+    // the names it has in AMD's encodings.
+    for (meaning, names) in isa_vocab::field::NAMES
+        .iter()
+        .zip(isa_vocab::field::ALIASES)
+    {
         if let Some(i) = enc
             .fields
             .iter()
             .position(|f| names.contains(&f.name.as_str()))
         {
-            b.fields.push((meaning, i));
+            b.fields.push((*meaning, i));
         }
     }
     b

@@ -13,56 +13,29 @@
 //! Anything that cannot be lowered becomes an explicit executor returning
 //! `ExecError::Unsupported` with the reason, counted in the coverage report (never a silent
 //! default). The generated module holds `EXEC: exec_gen::GeneratedExec` (executors, coverage
-//! table with provenance) and `exec::BINDINGS` (one operand binding per form).
+//! table with provenance) and `exec::BINDINGS` (the operand binding of every form); the
+//! binding and coverage tables are written by [`rows`] as text, one row per entry.
 
 pub mod binding;
 pub mod builtin;
 pub mod corpus;
 pub mod lower;
 pub mod matrix;
+mod rows;
 pub mod source;
 
 use crate::model::Spec;
 use crate::pcode::corpus::{Class, Entry};
 use crate::Generation;
-use binding::{bind_form, classify, Family, FormBinding, Role};
+use binding::{bind_form, classify, Family, FormBinding};
 use builtin::Builtin;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde::Serialize;
 pub use source::Semantics;
 
-/// How an instruction got its executor (the runtime's `ExecStatus`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Generated,
-    Override,
-    Builtin,
-    Unsupported,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Generated => "generated",
-            Status::Override => "override",
-            Status::Builtin => "builtin",
-            Status::Unsupported => "unsupported",
-        }
-    }
-    fn ident(self) -> proc_macro2::Ident {
-        format_ident!(
-            "{}",
-            match self {
-                Status::Generated => "Generated",
-                Status::Override => "Override",
-                Status::Builtin => "Builtin",
-                Status::Unsupported => "Unsupported",
-            }
-        )
-    }
-}
+/// How an instruction got its executor (`isa_vocab::ExecStatus`, the runtime's too).
+pub use isa_vocab::ExecStatus as Status;
 
 /// Why an instruction has no executor, by kind: the coverage report groups by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -98,6 +71,7 @@ impl UnsupportedKind {
 #[derive(Clone, Debug, Serialize)]
 pub struct Coverage {
     pub instruction: String,
+    #[serde(serialize_with = "status_name")]
     pub status: Status,
     /// See the runtime's `CoverageEntry::provenance`.
     pub provenance: String,
@@ -108,6 +82,11 @@ pub struct Coverage {
     pub families: Vec<String>,
     /// Forms that cannot run although the instruction can (with why).
     pub unsupported_forms: Vec<String>,
+}
+
+/// A status as its name (`generated`, `override`, ...).
+fn status_name<S: serde::Serializer>(s: &Status, ser: S) -> Result<S::Ok, S::Error> {
+    ser.serialize_str(s.name())
 }
 
 /// The coverage of one generation.
@@ -221,6 +200,8 @@ fn provenance_group(p: &str) -> String {
 /// The executors of a generation: code for its module and the coverage report.
 pub struct Executors {
     pub code: TokenStream,
+    /// The binding and coverage tables as text, one row per entry (module `exec_rows`).
+    pub rows: String,
     pub report: ExecReport,
 }
 
@@ -247,7 +228,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
     let mut form_unsupported: Vec<Option<String>> = vec![None; forms.len()];
     let mut fns = Vec::new();
     let mut executors = Vec::new();
-    let mut coverage_tokens = Vec::new();
+    let mut coverage_rows: Vec<(String, Status, String, String)> = Vec::new();
     let mut entries = Vec::new();
     for (ii, ins) in spec.instructions.iter().enumerate() {
         let form_ix: Vec<usize> = forms
@@ -355,11 +336,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             }
             None => executors.push(quote!(Some(unsupported as ExecFn))),
         }
-        let st = status.ident();
-        let (n, p, r) = (ins.name.as_str(), provenance.as_str(), reason.as_str());
-        coverage_tokens.push(quote! {
-            rt::CoverageEntry { instruction: #n, status: rt::ExecStatus::#st, provenance: #p, reason: #r }
-        });
+        coverage_rows.push((ins.name.clone(), status, provenance.clone(), reason.clone()));
         entries.push(Coverage {
             instruction: ins.name.clone(),
             status,
@@ -370,12 +347,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             unsupported_forms,
         });
     }
-    let binding_tokens: Vec<TokenStream> = bindings
-        .iter()
-        .zip(&form_unsupported)
-        .map(|(b, u)| binding_tokens(b, u.as_deref()))
-        .collect();
-    let n_forms = binding_tokens.len();
+    let rows = rows::exec_rows(spec, forms, &bindings, &form_unsupported, &coverage_rows);
     let n_ins = executors.len();
     let gen_name = spec.label();
     let pcode_source = sem.pcode_source.clone();
@@ -399,12 +371,11 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             use crate::exec::{Decoded, ExecError, ExecFn, Flow, Lds, Memory, Wave};
             use crate::exec_gen as rt;
 
-            /// One operand binding per form (`FORMS` order).
-            pub static BINDINGS: [rt::Binding; #n_forms] = [#(#binding_tokens),*];
+            /// The operand binding of every form and how each instruction got its executor
+            /// (their rows are in `exec_rows`).
+            pub use super::exec_rows::{BINDINGS, COVERAGE};
             /// One executor per instruction (`INSTRUCTIONS` order).
             pub static EXECUTORS: [Option<ExecFn>; #n_ins] = [#(#executors),*];
-            /// How each instruction got its executor.
-            pub static COVERAGE: [rt::CoverageEntry; #n_ins] = [#(#coverage_tokens),*];
 
             /// The executor of instructions that cannot run: the reason from `COVERAGE`.
             pub fn unsupported(_: &mut Wave, d: &Decoded, _: &mut dyn Memory, _: &mut Lds) -> Result<Flow, ExecError> {
@@ -432,7 +403,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
         problems: sem.problems.clone(),
         entries,
     };
-    Executors { code, report }
+    Executors { code, rows, report }
 }
 
 /// The items of an absent generation's module (no spec): an empty `EXEC`.
@@ -796,51 +767,6 @@ fn builtin_body(b: Builtin) -> TokenStream {
             quote!(rt::#m::#f(w, d, &BINDINGS, mem, lds))
         }
         Builtin::Unsupported(r) => quote!(Err(ExecError::unsupported(d.mnemonic(), #r))),
-    }
-}
-
-fn binding_tokens(b: &FormBinding, unsupported: Option<&str>) -> TokenStream {
-    let role = |r: Role| format_ident!("{}", r.ident());
-    let ops = b.ops.iter().map(|(r, i)| {
-        let r = role(*r);
-        let i = *i as u8;
-        quote!((rt::role::#r, #i))
-    });
-    let sizes = b.sizes.iter().map(|(r, s)| {
-        let r = role(*r);
-        let s = *s as u16;
-        quote!((rt::role::#r, #s))
-    });
-    let masks = b.masks.iter().map(|r| {
-        let r = role(*r);
-        quote!((1u32 << rt::role::#r))
-    });
-    let f64s = b.f64s.iter().map(|r| {
-        let r = role(*r);
-        quote!((1u32 << rt::role::#r))
-    });
-    let fields = b.fields.iter().map(|(f, i)| {
-        let f = format_ident!("{}", f);
-        let i = *i as u8;
-        quote!((rt::field::#f, #i))
-    });
-    let variant = format_ident!("{}", b.variant.unwrap_or(binding::Variant::Plain).ident());
-    let t16 = b.t16.iter().map(|r| {
-        let r = role(*r);
-        quote!((1u32 << rt::role::#r))
-    });
-    let un = unsupported.unwrap_or("");
-    quote! {
-        rt::Binding {
-            ops: rt::ops(&[#(#ops),*]),
-            sizes: rt::sizes(&[#(#sizes),*]),
-            masks: 0u32 #(| #masks)*,
-            f64s: 0u32 #(| #f64s)*,
-            fields: rt::fields(&[#(#fields),*]),
-            variant: rt::variant::#variant,
-            t16: 0u32 #(| #t16)*,
-            unsupported: #un,
-        }
     }
 }
 

@@ -95,11 +95,25 @@ fn fixture_code_parses_and_names_each_executor() {
                 e.instruction
             );
         }
-        // One binding per form, one executor and coverage entry per instruction.
+        // One binding per form (each distinct one stored once), one executor and coverage
+        // entry per instruction.
         let (forms, _) = crate::emit::collect_forms(&spec);
-        assert!(text.contains(&format!("BINDINGS: [rt::Binding; {}usize]", forms.len())));
+        syn::parse_file(&out.rows).expect("generated executor rows parse");
+        assert!(out
+            .rows
+            .contains(&format!("FORM_BINDINGS: [u16; {}]", forms.len())));
+        let distinct = out
+            .rows
+            .lines()
+            .filter(|l| l.trim_start().starts_with("bind("))
+            .count();
+        assert!(distinct >= 1 && distinct <= forms.len(), "{distinct}");
+        assert!(out.rows.contains(&format!(
+            "COVERAGE: [rt::CoverageEntry; {}]",
+            spec.instructions.len()
+        )));
         assert!(text.contains(&format!(
-            "COVERAGE: [rt::CoverageEntry; {}usize]",
+            "EXECUTORS: [Option<ExecFn>; {}usize]",
             spec.instructions.len()
         )));
     }
