@@ -8,6 +8,10 @@
 //!   sets derived from them ([`GFX9`], [`GFX11_UP`], [`gfx_names`]). The generator emits a
 //!   spec's traits as data (`IsaSpec.traits`); per-generation lists elsewhere are built from
 //!   these rows instead of being written out again.
+//! - [`helpers::HELPERS`]: the pseudocode helpers the runtime implements, which the generator
+//!   calls.
+
+pub mod helpers;
 
 /// The encoding families, as AMD's encoding names group them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
