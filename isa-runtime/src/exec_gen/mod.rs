@@ -21,8 +21,10 @@ pub mod ds_counter;
 pub mod format;
 pub mod lds_dma;
 pub mod overrides;
+pub mod shorthand;
 
 pub use buffer::{buf_read, buf_write, sbuf_read, sbuf_write, BufferRange, BufferResource};
+pub use shorthand::*;
 
 use crate::exec::float::{self as fl, SoftFloat, F16, F32, F64};
 use crate::exec::wave::{LaneIter, Special, Src, MAX_LANES};
