@@ -12,6 +12,10 @@
 //!   read by meaning ([`field`], with their names in AMD's encodings) and how an instruction
 //!   got its executor ([`ExecStatus`]). The generator binds and emits them, the runtime's
 //!   executors index their tables with them.
+//! - [`helpers::HELPERS`]: the pseudocode helpers the runtime implements, which the generator
+//!   calls.
+
+pub mod helpers;
 
 /// The encoding families, as AMD's encoding names group them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

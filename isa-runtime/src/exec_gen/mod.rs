@@ -21,8 +21,10 @@ pub mod ds_counter;
 pub mod format;
 pub mod lds_dma;
 pub mod overrides;
+pub mod shorthand;
 
 pub use buffer::{buf_read, buf_write, sbuf_read, sbuf_write, BufferRange, BufferResource};
+pub use shorthand::*;
 
 // The support code generated executors call, one concern per module, re-exported here.
 mod binding;

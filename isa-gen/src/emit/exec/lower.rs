@@ -16,6 +16,8 @@
 //! them) stored when the lane or instruction ends; memory, EXEC, SCC, M0 and the other wave
 //! state are read and written where the pseudocode does.
 
+mod simplify;
+
 use super::binding::{resolve, Family, FormBinding, NameRef, Role};
 use crate::pcode::ast::{AssignOp, BinOp, UnOp};
 use crate::pcode::ir::{
@@ -155,6 +157,25 @@ fn rt_tokens(rt: Rt) -> TokenStream {
         Rt::F(_) => quote!(F64),
         Rt::Bf16 => quote!(BF16),
     }
+}
+
+/// The lower-case name of a Rust representation (`u32`, `f64`, `bf16`), as the runtime's
+/// per-type shorthands spell it (`rt::co_u32`, `rt::cast_f64`).
+fn rt_name(rt: Rt) -> String {
+    match rt {
+        Rt::Bool => "bool".into(),
+        Rt::U(c) => format!("u{c}"),
+        Rt::I(c) => format!("i{c}"),
+        Rt::F(c) => format!("f{c}"),
+        Rt::Bf16 => "bf16".into(),
+    }
+}
+
+/// A float `x` converted to the float type `to` with MODE's controls
+/// (`fl::cast::<_, T>(w.mode.env::<T>(), x)`, spelled `rt::cast_<t>(w.mode, x)`).
+fn float_cast(to: Ty, x: TokenStream) -> Res<TokenStream> {
+    let f = format_ident!("cast_{}", rt_name(rt_of(to)?));
+    Ok(quote!(rt::#f(w.mode, #x)))
 }
 
 fn ty_tokens(ty: Ty) -> Res<TokenStream> {
@@ -494,22 +515,24 @@ impl<'a> Lower<'a> {
         } else if self.vcc.2 && self.mode == ExecMode::Lane {
             pro.extend(quote!(w.vcc &= !(!exec & w.lane_mask());));
         }
+        // The body is a labelled block only when it leaves early (`return` in the pseudocode).
+        let body = if body.to_string().contains("'body") {
+            quote!('body: { #body })
+        } else {
+            body
+        };
         let run = match self.mode {
             ExecMode::Lane => quote! {
                 for lane in LaneIter(exec) {
                     #locals
                     #lane_pro
-                    'body: {
-                        #body
-                    }
+                    #body
                     #lane_epi
                 }
             },
             _ => quote! {
                 #locals
-                'body: {
-                    #body
-                }
+                #body
             },
         };
         let flow = if self.pc.1 {
@@ -524,17 +547,15 @@ impl<'a> Lower<'a> {
             .filter(|(r, u)| !(**r == Role::Vdst && !u.as_reg && u.reads.is_empty()))
             .map(|(r, _)| *r)
             .collect();
-        Ok((
-            quote! {
-                #(#lambdas)*
-                let b = rt::Binding::of(d, &BINDINGS)?;
-                #pro
-                #run
-                #epi
-                #flow
-            },
-            required,
-        ))
+        let code = quote! {
+            #(#lambdas)*
+            let b = rt::Binding::of(d, &BINDINGS)?;
+            #pro
+            #run
+            #epi
+            #flow
+        };
+        Ok((simplify::body(code), required))
     }
 
     fn declare_locals(&self, locals: &[crate::pcode::ir::Local]) -> Res<TokenStream> {
@@ -640,28 +661,16 @@ impl<'a> Lower<'a> {
                 quote!(0u128)
             };
             lane_pro.extend(quote!(let mut #o: u128 = #init;));
-            lane_epi.extend(quote!(
-                for k in 0..#dw {
-                    #arr[k][lane] = (#o >> (32 * k)) as u32;
-                }
-            ));
-            let store = quote!(
-                let n = (#size.div_ceil(32).max(1) as usize).min(#dw);
-                for k in 0..n {
-                    rt::store_lanes(w, s, k as u32, &#arr[k], exec)?;
-                }
-            );
+            lane_epi.extend(if dw == 1 {
+                quote!(#arr[0][lane] = #o as u32;)
+            } else {
+                quote!(rt::put_lane(&mut #arr, lane, #o);)
+            });
+            let store =
+                |s: TokenStream| quote!(rt::store_vector(w, b, rt::role::#rid, #s, &#arr, exec)?;);
             // Vector memory atomics return the old value only when asked to.
-            let returns = if self.cx.family.is_vmem() && self.cx.name.contains("ATOMIC") {
-                quote!(rt::atomic_returns(d, b))
-            } else {
-                quote!(true)
-            };
-            if optional {
-                epi.extend(quote!(if let (Some(s), true) = (#r, #returns) { #store }));
-            } else {
-                epi.extend(quote!(if #returns { let s = #r; #store }));
-            }
+            let atomic = self.cx.family.is_vmem() && self.cx.name.contains("ATOMIC");
+            epi.extend(guarded_store(&r, optional, atomic, store));
             return Ok(());
         }
         if vector {
@@ -686,20 +695,11 @@ impl<'a> Lower<'a> {
         if u.lane_bit && self.mode == ExecMode::Lane {
             pro.extend(quote!(#o &= !((!exec & w.lane_mask()) as u128);));
         }
-        let store =
-            quote!(let bits = b.write_bits(w, rt::role::#rid); rt::write_scalar(w, s, bits, #o)?;);
+        let store = |s: TokenStream| quote!(rt::store_scalar(w, b, rt::role::#rid, #s, #o)?;);
         // Scalar memory atomics, like the vector ones, return the old value only with GLC
         // (SDATA otherwise keeps the data).
-        let returns = if self.cx.family == Family::Smem && self.cx.name.contains("ATOMIC") {
-            quote!(rt::atomic_returns(d, b))
-        } else {
-            quote!(true)
-        };
-        if optional {
-            epi.extend(quote!(if let (Some(s), true) = (#r, #returns) { #store }));
-        } else {
-            epi.extend(quote!(if #returns { let s = #r; #store }));
-        }
+        let atomic = self.cx.family == Family::Smem && self.cx.name.contains("ATOMIC");
+        epi.extend(guarded_store(&r, optional, atomic, store));
         Ok(())
     }
 
@@ -775,8 +775,13 @@ impl<'a> Lower<'a> {
                 };
                 let v = self.output_modifier(place, v)?;
                 let bits = to_bits(v, place.ty)?;
-                let store = self.store(place, quote!(v__))?;
-                quote!({ let v__: u128 = #bits; #store })
+                if self.store_is_direct(place) {
+                    // The store evaluates nothing before the value: no temporary.
+                    self.store(place, bits)?
+                } else {
+                    let store = self.store(place, quote!(v__))?;
+                    quote!({ let v__: u128 = #bits; #store })
+                }
             }
             Stmt::Declare { local, .. } => {
                 let (ty, len) = *self.locals.get(local).ok_or_else(|| {
@@ -1151,6 +1156,38 @@ impl<'a> Lower<'a> {
                 }
             }
         })
+    }
+
+    /// Whether [`Self::store`] of `place` uses its value once and evaluates nothing before
+    /// it (a variable, an operand's local value, a piece of wave state written whole), so the
+    /// value can be written in place of a temporary without changing the order of effects.
+    fn store_is_direct(&self, place: &Place) -> bool {
+        match &place.kind {
+            PlaceKind::Local(n) => self.locals.get(n).is_some_and(|(_, len)| len.is_none()),
+            PlaceKind::Reg(n) => match self.name_ref_opt(n) {
+                Some(NameRef::Role(_) | NameRef::Vdata) => {
+                    self.wide_role(n, place.ty.width, true).is_none()
+                }
+                Some(NameRef::Wave) => match n.as_str() {
+                    "VCC_LO" | "VCC_HI" => self.vcc_local(),
+                    "EXEC" | "VCC" | "SCC" | "M0" | "MODE" | "WAVE_MODE" | "TRAPSTS" | "TBA"
+                    | "TMA" | "FLAT_SCRATCH" | "PC" => true,
+                    _ => false,
+                },
+                _ => false,
+            },
+            PlaceKind::View { base } if place.ty.width >= base.ty.width => {
+                self.store_is_direct(base)
+            }
+            PlaceKind::Slice {
+                base,
+                lo,
+                reversed: false,
+            } if place.ty.width >= base.ty.width && is_zero_const(lo) => {
+                self.wide_base(base).is_none() && self.store_is_direct(base)
+            }
+            _ => false,
+        }
     }
 
     /// Writes `width` bits at `lo` of `base` (read-modify-write).
@@ -1902,10 +1939,7 @@ impl<'a> Lower<'a> {
                 let wl = u32_lit(to.width);
                 norm(quote!((rt::f_to_i(w, #x, #wl, #signed) as #t)), to)?
             }
-            (Rt::F(_) | Rt::Bf16, Rt::F(_) | Rt::Bf16) => {
-                let e = env(to)?;
-                quote!(fl::cast::<_, #t>(#e, #x))
-            }
+            (Rt::F(_) | Rt::Bf16, Rt::F(_) | Rt::Bf16) => float_cast(to, x)?,
             _ => {
                 return Err(
                     Gap::Operation.because(format!("a numeric conversion from {from} to {to}"))
@@ -2073,7 +2107,7 @@ impl<'a> Lower<'a> {
                     Rt::I(_) => quote!(fl::from_i64::<#t>(#e, (#b) as i64)),
                     Rt::U(_) => quote!(fl::from_u64::<#t>(#e, (#b) as u64)),
                     _ if rhs.ty == ty => b,
-                    _ => quote!(fl::cast::<_, #t>(#e, #b)),
+                    _ => float_cast(ty, b)?,
                 };
                 quote!(hp::pow(w.mode, #a, #exp))
             }
@@ -2090,7 +2124,7 @@ impl<'a> Lower<'a> {
     }
 
     fn call(&mut self, func: &str, args: &[Expr], ty: Ty) -> Res<TokenStream> {
-        let t = ty_tokens(ty)?;
+        let rt = rt_of(ty)?;
         // Address calculations: computed from the form's operands (see binding.rs).
         match func {
             "CalcGlobalAddr"
@@ -2143,9 +2177,7 @@ impl<'a> Lower<'a> {
             let coerce = !h.generic || (k > 0 && h.int_tail);
             if h.generic && !coerce && k > 0 {
                 if let Some(f) = first.filter(|f| float_rt(*f) && float_rt(x.ty) && *f != x.ty) {
-                    let t = ty_tokens(f)?;
-                    let e = env(f)?;
-                    v = quote!(fl::cast::<_, #t>(#e, #v));
+                    v = float_cast(f, v)?;
                 }
             }
             a.push(if coerce { quote!(rt::co(#v)) } else { v });
@@ -2156,7 +2188,9 @@ impl<'a> Lower<'a> {
         } else {
             quote!(hp::#f(#(#a),*))
         };
-        Ok(quote!(rt::co::<#t, _>(#call)))
+        // `rt::co_<type>`: `rt::co::<T, _>` for one `T`.
+        let co = format_ident!("co_{}", rt_name(rt));
+        Ok(quote!(rt::#co(#call)))
     }
 
     /// Lowers lambda instance `k` once, as a nested function.
@@ -2200,6 +2234,32 @@ impl<'a> Lower<'a> {
             }
         });
         Ok(())
+    }
+}
+
+/// The store of a destination after the body: `store(src)` when the operand is there (an
+/// optional one may be absent) and, for an atomic, when it returns the old value.
+fn guarded_store(
+    r: &Ident,
+    optional: bool,
+    atomic: bool,
+    store: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let returns = quote!(rt::atomic_returns(d, b));
+    match (optional, atomic) {
+        (false, false) => store(quote!(#r)),
+        (false, true) => {
+            let s = store(quote!(#r));
+            quote!(if #returns { #s })
+        }
+        (true, false) => {
+            let s = store(quote!(s));
+            quote!(if let Some(s) = #r { #s })
+        }
+        (true, true) => {
+            let s = store(quote!(s));
+            quote!(if let (Some(s), true) = (#r, #returns) { #s })
+        }
     }
 }
 
@@ -2437,62 +2497,9 @@ pub(crate) fn names_other_lanes(ir: &Ir) -> bool {
     stmts(&ir.body) || ir.lambdas.iter().any(|l| stmts(&l.body))
 }
 
-/// A runtime helper (`exec::helpers`): its Rust name, whether it takes MODE first, whether
-/// its parameters are generic (passed as they are), and whether its parameters after the
-/// first are fixed integers (`ldexp`'s exponent, `signext_from_bit`'s width).
-#[derive(Clone, Debug)]
-pub(crate) struct Helper {
-    pub rust: String,
-    pub mode: bool,
-    pub generic: bool,
-    pub int_tail: bool,
-}
-
-/// The runtime's helper table, read from its source (`isa-runtime/src/exec/helpers.rs`,
-/// the `HELPERS` entries `h("pcode", "rust", mode)`), so the generator calls exactly the
-/// functions that exist. Without that file no helper is available (entries calling helpers
-/// are then unsupported, with the reason).
-pub(crate) fn helper_table() -> &'static HashMap<String, Helper> {
-    static T: std::sync::OnceLock<HashMap<String, Helper>> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        let path = crate::specdir::workspace_root().join("isa-runtime/src/exec/helpers.rs");
-        std::fs::read_to_string(path)
-            .map(|text| parse_helper_table(&text))
-            .unwrap_or_default()
-    })
-}
-
-/// Parses `h("pcode", "rust", mode)` entries and finds which Rust functions are generic.
-pub(crate) fn parse_helper_table(text: &str) -> HashMap<String, Helper> {
-    let mut out = HashMap::new();
-    for line in text.lines() {
-        let t = line.trim();
-        let Some(rest) = t.strip_prefix("h(\"") else {
-            continue;
-        };
-        let parts: Vec<&str> = rest.split('"').collect();
-        // pcode, ", ", rust, ", mode),"
-        if parts.len() < 4 {
-            continue;
-        }
-        let (pcode, rust, tail) = (parts[0], parts[2], parts[3]);
-        let mode = tail.contains("true");
-        let generic = text.contains(&format!("pub fn {rust}<"));
-        let int_tail = matches!(rust, "ldexp" | "signext_from_bit");
-        out.insert(
-            pcode.to_string(),
-            Helper {
-                rust: rust.to_string(),
-                mode,
-                generic,
-                int_tail,
-            },
-        );
-    }
-    out
-}
-
-/// The runtime function for a pseudocode helper.
-pub(crate) fn helper(name: &str) -> Option<Helper> {
-    helper_table().get(name).cloned()
+/// The runtime function for a pseudocode helper: the table the runtime's `exec::helpers`
+/// implements ([`isa_vocab::helpers::HELPERS`]: Rust name, whether it takes MODE first,
+/// whether it is generic, whether its parameters after the first are fixed integers).
+pub(crate) fn helper(name: &str) -> Option<&'static isa_vocab::helpers::HelperInfo> {
+    isa_vocab::helpers::lookup(name)
 }
