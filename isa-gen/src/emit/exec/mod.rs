@@ -370,6 +370,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             unsupported_forms,
         });
     }
+    let (fns, executors) = lower::share_identical(fns, executors);
     let binding_tokens: Vec<TokenStream> = bindings
         .iter()
         .zip(&form_unsupported)
