@@ -9,8 +9,11 @@
 //! - `u1` results are `bool`.
 //! - Storage formats (fp8, bf8, fp6, fp4) travel as their bits in the low bits of a `u8`/`u32`.
 //!
-//! [`HELPERS`] maps every pseudocode helper name implemented here to its Rust function; the
-//! test `exec_helpers` counts the corpus's calls and lists what is still missing.
+//! [`HELPERS`] maps every pseudocode helper name implemented here to its Rust function (with
+//! MODE, generic and integer-tail flags). It is defined in `isa_vocab::helpers`, so that the
+//! executor generator uses the same table without reading this file; the test
+//! `table_flags_match_the_definitions` checks it against the functions below, and the test
+//! `exec_helpers` counts the corpus's calls and lists what is still missing.
 
 use super::float::{
     self as fl, Format, FpEnv, Rounding, RoundingMode, SoftFloat, BF16, F16, F32, F64,
@@ -782,4 +785,35 @@ pub fn calc_buffer_addr(base: u64, soffset: u32, offset: u32, vaddr_offset: u32)
 /// For callers holding an order: `Some(Less)` etc. of two floats under IEEE rules.
 pub fn compare<T: SoftFloat>(a: T, b: T) -> Option<Ordering> {
     fl::compare(a, b)
+}
+
+#[cfg(test)]
+mod table_tests {
+    /// The shared table's flags agree with this module's functions: each entry's Rust function
+    /// is defined here (written out, with type parameters exactly when the table calls it
+    /// generic, or named in a macro that defines a family of them, as the scaled small-float
+    /// conversions are).
+    #[test]
+    fn table_flags_match_the_definitions() {
+        let text = include_str!("helpers.rs");
+        let mut written_out = 0;
+        for h in super::HELPERS {
+            let generic = text.contains(&format!("\npub fn {}<", h.rust));
+            let concrete = text.contains(&format!("\npub fn {}(", h.rust));
+            if generic || concrete {
+                written_out += 1;
+                assert_eq!(
+                    generic, h.generic,
+                    "{}: generic flag of {}",
+                    h.pcode, h.rust
+                );
+            } else {
+                let named = text.contains(&format!(" {},", h.rust))
+                    || text.contains(&format!(" {};", h.rust))
+                    || text.contains(&format!(" {}]", h.rust));
+                assert!(named, "{}: no function {}", h.pcode, h.rust);
+            }
+        }
+        assert!(written_out > super::HELPERS.len() / 2);
+    }
 }

@@ -16,7 +16,10 @@
 //! them) stored when the lane or instruction ends; memory, EXEC, SCC, M0 and the other wave
 //! state are read and written where the pseudocode does.
 
+mod share;
 mod simplify;
+
+pub(crate) use share::share_identical;
 
 use super::binding::{resolve, Family, FormBinding, NameRef, Role};
 use crate::pcode::ast::{AssignOp, BinOp, UnOp};

@@ -347,6 +347,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
             unsupported_forms,
         });
     }
+    let (fns, executors) = lower::share_identical(fns, executors);
     let rows = rows::exec_rows(spec, forms, &bindings, &form_unsupported, &coverage_rows);
     let n_ins = executors.len();
     let gen_name = spec.label();

@@ -89,8 +89,14 @@ fn fixture_code_parses_and_names_each_executor() {
             .iter()
             .filter(|e| e.status != Status::Unsupported)
         {
+            // Its own function, or one with the same body whose doc comment names it.
+            let shared = text.lines().any(|l| {
+                l.contains("Also the executor of (the same body):")
+                    && (l.contains(&format!(": {}: ", e.instruction))
+                        || l.contains(&format!("; {}: ", e.instruction)))
+            });
             assert!(
-                text.contains(&format!("fn x_{}(", e.instruction)),
+                text.contains(&format!("fn x_{}(", e.instruction)) || shared,
                 "{}",
                 e.instruction
             );
