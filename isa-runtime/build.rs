@@ -14,14 +14,14 @@ fn main() {
     println!("cargo:rerun-if-env-changed={}", specdir::PCODE_DIR_VAR);
     for p in [
         specdir::pcode_dir().path,
-        isa_gen::emit::exec::source::overrides_dir(),
-        isa_gen::emit::exec::source::kernels_dir(),
+        isa_gen::emit::executors::source::overrides_dir(),
+        isa_gen::emit::executors::source::kernels_dir(),
         std::path::PathBuf::from("src/exec/helpers.rs"),
     ] {
         println!("cargo:rerun-if-changed={}", p.display());
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let semantics = isa_gen::emit::exec::Semantics::load();
+    let semantics = isa_gen::emit::executors::Semantics::load();
     let dir = specdir::xml_dir();
     for layer in &dir.layers {
         println!("cargo:rerun-if-changed={}", layer.display());
@@ -64,7 +64,7 @@ fn main() {
         fixture_list.join(", ")
     ));
     fixture_mods.push_str(&format!(
-        "/// Every fixture spec with its generated executors.\npub fn executors() -> Vec<(Option<&'static crate::IsaSpec>, &'static crate::exec_gen::GeneratedExec)> {{ vec![{}] }}\n",
+        "/// Every fixture spec with its generated executors.\npub fn executors() -> Vec<(Option<&'static crate::IsaSpec>, &'static crate::semantics::GeneratedExec)> {{ vec![{}] }}\n",
         fixture_exec.join(", ")
     ));
     std::fs::write(out.join("fixtures.rs"), fixture_mods).expect("write fixtures module");

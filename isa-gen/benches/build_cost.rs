@@ -36,7 +36,7 @@ fn main() {
     println!("spec directory: {} ({:?})", dir.display(), dir.source);
     let target = std::env::temp_dir().join("isa-build-cost-target");
     let root = specdir::workspace_root();
-    let semantics = isa_gen::emit::exec::Semantics::load();
+    let semantics = isa_gen::emit::executors::Semantics::load();
     let mut rows = Vec::new();
     for spec in &specs {
         let Some(g) = spec.generation else { continue };

@@ -12,7 +12,7 @@
 //! The first run (no kept summary) prints nothing; `isa-gen diff` tells what changed in the spec
 //! itself.
 
-use crate::emit::{self, exec::Semantics, exec::Status, Generated};
+use crate::emit::{self, executors::Semantics, executors::Status, Generated};
 use crate::model::Spec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

@@ -172,7 +172,7 @@ fn no_entry_fails_without_an_override_or_a_reason() {
     let Some(corpus) = corpus() else { return };
     let mut r = report::build(corpus, "test");
     let before: usize = r.generations.iter().map(|g| g.failed).sum();
-    isa_gen::emit::exec::source::account_overrides(&mut r);
+    isa_gen::emit::executors::source::account_overrides(&mut r);
     for g in &r.generations {
         let left: Vec<&str> = g.failures.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(

@@ -1,7 +1,7 @@
 //! The regeneration report of `isa-gen emit`: silent on the first run and when nothing changed,
 //! one line per generation when the spec changed, with counts that agree with the specs.
 
-use isa_gen::emit::exec::Status;
+use isa_gen::emit::executors::Status;
 use isa_gen::model;
 use isa_gen::regen::set_change;
 use isa_gen::specdir;
@@ -31,7 +31,7 @@ fn report_lines(stdout: &str) -> Vec<&str> {
 fn names(path: &Path) -> (BTreeSet<String>, BTreeSet<String>) {
     let spec = model::load_file(path).unwrap();
     let ins = spec.instructions.iter().map(|i| i.name.clone()).collect();
-    let semantics = isa_gen::emit::exec::Semantics::load();
+    let semantics = isa_gen::emit::executors::Semantics::load();
     let exec = isa_gen::emit::generate(&spec, &semantics)
         .unwrap()
         .exec

@@ -96,7 +96,7 @@ pub fn absent_source_op_sel_hi(spec: &IsaSpec, form: &FormInfo, field: &str) -> 
     }
     let instruction = spec.instructions[form.instruction as usize].name;
     // Where LLVM ignores op_sel_hi it writes the default for every source.
-    let sources = if crate::overrides::vop3p_ignores_op_sel_hi(spec.generation, instruction) {
+    let sources = if crate::llvm_syntax::vop3p_ignores_op_sel_hi(spec.generation, instruction) {
         0
     } else {
         form.operands
@@ -126,7 +126,7 @@ pub fn unprinted_field_value(spec: &IsaSpec, form: &FormInfo, field: &str) -> Op
     let dword_select = 6;
     (field == "DST_SEL"
         && sdwa
-        && crate::overrides::sdwa_without_dst_select(spec.generation, instruction))
+        && crate::llvm_syntax::sdwa_without_dst_select(spec.generation, instruction))
     .then_some(dword_select)
 }
 

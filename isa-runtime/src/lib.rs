@@ -2,10 +2,23 @@
 //!
 //! One module per generation (cargo features `rdna1` … `cdna5`), each generated at build time
 //! by `isa-gen` from the spec directory (see the workspace README). Each module's `SPEC` is
-//! `Some(&IsaSpec)` when its spec was found, `None` otherwise.
+//! `Some(&IsaSpec)` when its spec was found, `None` otherwise, and its `executors` module holds
+//! the generated per-instruction executors.
 //!
+//! Hand-written modules:
+//! - [`tables`]: the generated tables' types (and the shared vocabulary re-exported from
+//!   `isa-vocab`).
 //! - [`decode`] / [`Instruction::encode`]: bytes ↔ instructions, exact round trip.
-//! - [`tables`]: the generated tables' types.
+//! - [`operand`]: a decoded instruction's fields read through its form's operand types.
+//! - [`disasm`]: printing in LLVM's syntax; [`asm`]: the assembler, its inverse.
+//! - [`llvm_syntax`]: facts LLVM prints that AMD's tables do not carry (value names,
+//!   spellings), each with its reason.
+//! - [`canonical`]: the values unused fields must hold.
+//! - [`dual`]: dual-issue (VOPD) words.
+//! - [`exec`]: the emulator core: wave state, memories, exact soft-float, helpers, dispatch.
+//! - [`semantics`]: what the generated executors are built from: form bindings, coverage,
+//!   and the hand-written semantics of the override layer ([`semantics::handwritten`]).
+//! - [`codeobj`]: AMDGPU code objects (ELF, kernel descriptors, metadata notes).
 
 // Declared first: its test macros are used by the modules below.
 #[cfg(test)]
@@ -18,9 +31,9 @@ pub mod decode;
 pub mod disasm;
 pub mod dual;
 pub mod exec;
-pub mod exec_gen;
+pub mod llvm_syntax;
 pub mod operand;
-pub mod overrides;
+pub mod semantics;
 pub mod tables;
 
 pub use asm::{
@@ -45,12 +58,12 @@ macro_rules! generation {
         #[cfg(all(feature = $feature, not(test)))]
         const $spec: Option<&IsaSpec> = $module::SPEC;
         #[cfg(all(feature = $feature, not(test)))]
-        const $exec: Option<(Option<&IsaSpec>, &exec_gen::GeneratedExec)> =
+        const $exec: Option<(Option<&IsaSpec>, &semantics::GeneratedExec)> =
             Some(($module::SPEC, &$module::EXEC));
         #[cfg(not(all(feature = $feature, not(test))))]
         const $spec: Option<&IsaSpec> = None;
         #[cfg(not(all(feature = $feature, not(test))))]
-        const $exec: Option<(Option<&IsaSpec>, &exec_gen::GeneratedExec)> = None;
+        const $exec: Option<(Option<&IsaSpec>, &semantics::GeneratedExec)> = None;
     };
 }
 
@@ -75,7 +88,7 @@ pub mod fixtures {
 
 /// The generated executors of every generation compiled in, with its spec.
 pub(crate) fn generation_executors(
-) -> Vec<(Option<&'static IsaSpec>, &'static exec_gen::GeneratedExec)> {
+) -> Vec<(Option<&'static IsaSpec>, &'static semantics::GeneratedExec)> {
     [
         RDNA1_EXEC,
         RDNA2_EXEC,

@@ -21,7 +21,7 @@ fn specs_with(names: &[&str]) -> Vec<&'static IsaSpec> {
 
 /// Runs one pair on a 32-lane wave prepared by `init`.
 fn run(spec: &'static IsaSpec, text: &str, init: impl Fn(&mut Wave)) -> Wave {
-    let table = isa_runtime::exec_gen::table(spec).expect("executors for the spec");
+    let table = isa_runtime::semantics::table(spec).expect("executors for the spec");
     let d = assemble_dual(spec, text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let halves = dual::bind(&table, &d).unwrap_or_else(|e| panic!("{text}: {e}"));
     let mut wave = Wave::new(false, 16, 0);
@@ -130,7 +130,7 @@ fn a_program_runs_dual_words_in_sequence() {
         assert!(errors.is_empty(), "{errors:?}");
         let code: Vec<u8> = lines.iter().flat_map(|l| l.bytes.clone()).collect();
         assert_eq!(code.len(), 12 + 8 + 4);
-        let table = isa_runtime::exec_gen::table(spec).unwrap();
+        let table = isa_runtime::semantics::table(spec).unwrap();
         let program = isa_runtime::exec::Program::load(spec, &code, 0x1000, &table);
         let mut wave = Wave::new(false, 8, 0);
         wave.exec = 0xffff_ffff;

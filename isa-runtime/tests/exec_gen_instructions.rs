@@ -1168,7 +1168,7 @@ fn conditional_writes_keep_the_old_value() {
 /// form's OPSEL, ABS (standing in for OPSEL_HI) and NEG fields serve as VOP3P's selects.
 #[test]
 fn vop3p_sources_take_the_selected_halves() {
-    use isa_runtime::exec_gen::{field, fields, ops, sizes, variant, Binding, NONE};
+    use isa_runtime::semantics::{field, fields, ops, sizes, variant, FormBinding, NONE};
     let spec = isa_runtime::fixtures::specs()
         .into_iter()
         .find(|s| s.generation == "rdna3")
@@ -1182,7 +1182,7 @@ fn vop3p_sources_take_the_selected_halves() {
             .position(|f| f.name == n || f.name == alt)
             .unwrap() as u8
     };
-    let binding = Binding {
+    let binding = FormBinding {
         ops: ops(&[]),
         sizes: sizes(&[]),
         masks: 0,
@@ -1204,7 +1204,7 @@ fn vop3p_sources_take_the_selected_halves() {
         assert!(i.set_field(idx("NEG") as usize, neg));
         let d = isa_runtime::exec::Decoded::new(i);
         let mut v = [0xaaaa_5555u32; isa_runtime::exec::MAX_LANES];
-        isa_runtime::exec_gen::vop3p_src(&d, &binding, k, &mut v);
+        isa_runtime::semantics::vop3p_src(&d, &binding, k, &mut v);
         v[0]
     };
     // Default (lo from lo, hi from hi): unchanged.

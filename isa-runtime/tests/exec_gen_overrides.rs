@@ -1,4 +1,4 @@
-//! The hand-written overrides (`exec_gen::overrides`) against values computed independently:
+//! The hand-written overrides (`semantics::handwritten`) against values computed independently:
 //! LLVM's f32 and f64 division sequences built from `v_div_scale`, `v_div_fmas` and
 //! `v_div_fixup` must give the host's correctly rounded quotient; `fma × 2^k` with one
 //! rounding must match exact host arithmetic; `v_trig_preop_f64` must give the segments of
@@ -6,7 +6,7 @@
 
 use isa_runtime::exec::float::{self as fl, FpEnv, F32, F64};
 use isa_runtime::exec::Wave;
-use isa_runtime::exec_gen::overrides::{pure, two_over_pi_bits, TWO_OVER_PI_BITS};
+use isa_runtime::semantics::handwritten::{pure, two_over_pi_bits, TWO_OVER_PI_BITS};
 
 fn wave() -> Wave {
     Wave::new(false, 8, 0)
@@ -339,9 +339,9 @@ fn two_over_pi_table_matches_an_independent_computation() {
 fn trig_preop_segments_scale_and_sum_to_two_over_pi() {
     let w = wave();
     let x = F64::from_host(1.0);
-    let s0 = isa_runtime::exec_gen::overrides::trig_preop(&w, x, 0).to_host();
-    let s1 = isa_runtime::exec_gen::overrides::trig_preop(&w, x, 1).to_host();
-    let s2 = isa_runtime::exec_gen::overrides::trig_preop(&w, x, 2).to_host();
+    let s0 = isa_runtime::semantics::handwritten::trig_preop(&w, x, 0).to_host();
+    let s1 = isa_runtime::semantics::handwritten::trig_preop(&w, x, 1).to_host();
+    let s2 = isa_runtime::semantics::handwritten::trig_preop(&w, x, 2).to_host();
     // The first segment is 2/π truncated to 53 bits.
     assert_eq!(s0.to_bits(), 0x3fe4_5f30_6dc9_c882);
     assert!(s1 > 0.0 && s1 < 2f64.powi(-52) && s2 < 2f64.powi(-105));
@@ -357,19 +357,19 @@ fn trig_preop_segments_scale_and_sum_to_two_over_pi() {
     let shift = (e - 1077) as u32;
     let want = two_over_pi_bits(shift) as f64 * 2f64.powi(-53 - shift as i32);
     assert_eq!(
-        isa_runtime::exec_gen::overrides::trig_preop(&w, big, 0).to_host(),
+        isa_runtime::semantics::handwritten::trig_preop(&w, big, 0).to_host(),
         want
     );
     let huge = F64::from_host(2f64.powi(1000));
     let shift = (1023 + 1000 - 1077) as u32;
     let want = two_over_pi_bits(shift) as f64 * 2f64.powi(-53 - shift as i32 + 128);
     assert_eq!(
-        isa_runtime::exec_gen::overrides::trig_preop(&w, huge, 0).to_host(),
+        isa_runtime::semantics::handwritten::trig_preop(&w, huge, 0).to_host(),
         want
     );
     // The segment number uses S1[4:0] only.
     assert_eq!(
-        isa_runtime::exec_gen::overrides::trig_preop(&w, x, 33).to_host(),
+        isa_runtime::semantics::handwritten::trig_preop(&w, x, 33).to_host(),
         s1
     );
 }
@@ -381,13 +381,13 @@ fn trig_preop_segments_scale_and_sum_to_two_over_pi() {
 #[test]
 fn division_executors_run_per_lane() {
     use isa_runtime::exec::Decoded;
-    use isa_runtime::exec_gen::overrides;
+    use isa_runtime::semantics::handwritten;
     let spec = isa_runtime::fixtures::specs()
         .into_iter()
         .find(|s| s.generation == "rdna3")
         .unwrap();
-    let bindings: &'static isa_runtime::exec_gen::Bindings =
-        &isa_runtime::fixtures::rdna3::exec::BINDINGS;
+    let bindings: &'static isa_runtime::semantics::FormBindings =
+        &isa_runtime::fixtures::rdna3::executors::BINDINGS;
     let d =
         Decoded::new(isa_runtime::assemble_instruction(spec, "v_msad_u8 v5, v0, v1, v2").unwrap());
     let mut w = Wave::new(false, 8, 0);
@@ -400,7 +400,7 @@ fn division_executors_run_per_lane() {
         w.write_vgpr(5, l, 0x1234).unwrap();
     }
     w.exec = 0b0111;
-    overrides::v_div_fixup_f32(&mut w, &d, bindings).unwrap();
+    handwritten::v_div_fixup_f32(&mut w, &d, bindings).unwrap();
     let out: Vec<f32> = (0..4)
         .map(|l| f32::from_bits(w.read_vgpr(5, l).unwrap()))
         .collect();
@@ -419,7 +419,7 @@ fn division_executors_run_per_lane() {
         w.write_vgpr(1, l, 1e-38f32.to_bits()).unwrap();
         w.write_vgpr(2, l, 1e38f32.to_bits()).unwrap();
     }
-    overrides::v_div_scale_f32(&mut w, &d, bindings).unwrap();
+    handwritten::v_div_scale_f32(&mut w, &d, bindings).unwrap();
     assert_eq!(
         w.vcc & 0xffff_ffff,
         0b0111,

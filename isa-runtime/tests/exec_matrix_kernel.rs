@@ -296,7 +296,7 @@ fn generated_executors_read_and_write_the_encoded_operands() {
         return;
     };
     // Every matrix instruction of the file runs on the model.
-    let g = isa_runtime::exec_gen::generated(spec).unwrap();
+    let g = isa_runtime::semantics::generated(spec).unwrap();
     let matrix: Vec<_> = g
         .coverage
         .iter()

@@ -138,7 +138,7 @@ pub fn classify(encoding: &str) -> (Family, Variant) {
 macro_rules! roles {
     ($($(#[$doc:meta])* $variant:ident = $name:ident,)*) => {
         /// The pseudocode's operand names, bound per form to the form's operands (see
-        /// `isa-gen/src/emit/exec/binding.rs` for which name goes to which operand in each
+        /// `isa-gen/src/emit/executors/binding.rs` for which name goes to which operand in each
         /// encoding family). `role::X` is the index of a role in the runtime's tables.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
@@ -294,7 +294,7 @@ pub enum ExecStatus {
     /// Lowered from pseudocode (AMD's, or the project's own for the fixtures).
     Generated,
     /// From the project's override layer (`spec/overrides/*.pcode`, or a hand-written Rust
-    /// executor in the runtime's `exec_gen::overrides`), because AMD's text is wrong or prose.
+    /// executor in the runtime's `semantics::handwritten`), because AMD's text is wrong or prose.
     Override,
     /// A fixed behaviour the pseudocode does not express (end of program, barrier, a wait
     /// that has nothing to wait for in the emulator).

@@ -42,7 +42,7 @@ pub fn run(args: EmitArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     crate::outln!("spec directory: {} ({:?})", dir.display(), dir.source);
-    let semantics = crate::emit::exec::Semantics::load();
+    let semantics = crate::emit::executors::Semantics::load();
     let mut failed = false;
     for spec in &specs {
         let Some(g) = spec.generation else {

@@ -1,7 +1,7 @@
 //! `isa-gen exec report`: which instructions get executors, from which semantics, and why the
 //! others are unsupported.
 
-use crate::emit::exec::{executors, ExecReport, Semantics, Status};
+use crate::emit::executors::{executors, ExecReport, Semantics, Status};
 use crate::specdir::{self, Source};
 use crate::{model, Generation};
 use clap::Subcommand;
@@ -71,8 +71,8 @@ fn report(
     let amd = (pdir.source != Source::Fixture).then_some(pdir.path);
     let sem = Semantics::load_from(
         amd.as_deref(),
-        &crate::emit::exec::source::overrides_dir(),
-        &crate::emit::exec::source::kernels_dir(),
+        &crate::emit::executors::source::overrides_dir(),
+        &crate::emit::executors::source::kernels_dir(),
         &xml,
     );
     let reports: Vec<ExecReport> = specs

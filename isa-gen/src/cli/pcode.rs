@@ -108,7 +108,7 @@ fn report_cmd(arch: Option<Generation>, json: bool, dir: Option<PathBuf>) -> Exi
     };
     let mut r = report::build(&corpus, source_name(spec.source));
     // Entries that do not parse count as failed unless the override layer accounts for them.
-    crate::emit::exec::source::account_overrides(&mut r);
+    crate::emit::executors::source::account_overrides(&mut r);
     let text = if json {
         match serde_json::to_string_pretty(&r) {
             Ok(s) => s + "\n",

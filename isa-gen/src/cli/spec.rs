@@ -96,7 +96,7 @@ pub fn tables(args: TablesArgs) -> ExitCode {
         spec_dir: dir.display(),
         spec_source: dir.source,
         specs: specs.iter().map(Spec::summary).collect(),
-        overrides: crate::overrides::OVERRIDES,
+        overrides: crate::spec_fixes::OVERRIDES,
     };
     if args.json {
         crate::outln!(

@@ -40,7 +40,7 @@ pub struct Spec {
     pub diagnostics: Vec<Diagnostic>,
     /// Reading stopped early (see the diagnostics); what was read before is kept.
     pub read_stopped_early: bool,
-    /// Entries of the project's override layer applied to this spec (see [`crate::overrides`]).
+    /// Entries of the project's override layer applied to this spec (see [`crate::spec_fixes`]).
     pub overrides_applied: Vec<String>,
     #[serde(skip)]
     pub(crate) index: Index,
@@ -340,7 +340,7 @@ pub fn load_bytes(path: &Path, bytes: &[u8]) -> Spec {
     let text = std::str::from_utf8(bytes)
         .unwrap_or_else(|e| std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default());
     let mut spec = build(path, text, outcome);
-    spec.overrides_applied = crate::overrides::apply(&mut spec);
+    spec.overrides_applied = crate::spec_fixes::apply(&mut spec);
     spec
 }
 

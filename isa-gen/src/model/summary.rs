@@ -35,7 +35,7 @@ pub struct Summary {
     pub spec_source: crate::specdir::Source,
     pub specs: Vec<SpecSummary>,
     /// The project's override layer: every entry, with its reason.
-    pub overrides: &'static [crate::overrides::Override],
+    pub overrides: &'static [crate::spec_fixes::Override],
 }
 
 impl Spec {

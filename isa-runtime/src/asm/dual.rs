@@ -422,7 +422,7 @@ fn check_banks(spec: &IsaSpec, chosen: &[u16; 2], reads: &[Vec<Read>; 2]) -> Res
     let both_moves = halves
         .iter()
         .all(|h| spec.instructions[h.instruction as usize].name == "V_DUAL_MOV_B32");
-    if crate::overrides::GFX12.contains(&spec.generation) && both_moves {
+    if crate::llvm_syntax::GFX12.contains(&spec.generation) && both_moves {
         return Ok(());
     }
     for (role, name) in [("SRC0", "src0"), ("VSRC1", "src1")] {

@@ -319,7 +319,7 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
         .find_map(|s| mnem_lower.strip_suffix(s))
         .unwrap_or(&mnem_lower);
     let renamed = |m: &str| {
-        crate::overrides::amd_name_of_llvm_mnemonic(spec.generation, m)
+        crate::llvm_syntax::amd_name_of_llvm_mnemonic(spec.generation, m)
             .and_then(|n| spec.instruction_by_name(n))
     };
     let ins_index = spec
@@ -347,7 +347,7 @@ pub fn assemble_instruction(spec: &'static IsaSpec, text: &str) -> Result<Instru
     // The alias is replaced by the mnemonic the disassembler prints: LLVM's where it differs
     // from AMD's (`v_accvgpr_read_b32`, AMD's alias of V_ACCVGPR_READ, is LLVM's name).
     let printed_mnemonic =
-        crate::overrides::llvm_mnemonic(spec.generation, info.name, info.mnemonic);
+        crate::llvm_syntax::llvm_mnemonic(spec.generation, info.name, info.mnemonic);
     let canonical_mnemonic =
         if printed_mnemonic != base && info.aliases.iter().any(|a| a.eq_ignore_ascii_case(base)) {
             mnem_lower.replacen(base, printed_mnemonic, 1)

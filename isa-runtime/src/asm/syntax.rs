@@ -4,7 +4,7 @@
 //! so the bytes agree with llvm-mc and not only the printed text.
 
 use crate::decode::Instruction;
-use crate::overrides;
+use crate::llvm_syntax;
 use crate::tables::{IsaSpec, OperandTypeInfo};
 
 /// `swizzle(...)`, the lane pattern of `ds_swizzle_b32`'s offset, as a 16-bit offset.
@@ -171,7 +171,7 @@ fn call_args<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
 }
 
 /// The value of `name` in one of LLVM's name tables on `generation`, or a plain number.
-fn value_named(table: &[overrides::NamedValue], generation: &str, name: &str) -> Option<u64> {
+fn value_named(table: &[llvm_syntax::NamedValue], generation: &str, name: &str) -> Option<u64> {
     if let Some(v) = super::parse_int(name) {
         return u64::try_from(v).ok();
     }
@@ -186,7 +186,7 @@ fn value_named(table: &[overrides::NamedValue], generation: &str, name: &str) ->
 fn hwreg(generation: &str, ty: &OperandTypeInfo, args: &[&str]) -> Option<u64> {
     let field = |name: &str| ty.fields.iter().find(|f| f.name == name);
     let (id, offset, size) = (field("ID")?, field("OFFSET")?, field("SIZE")?);
-    let reg = value_named(overrides::HWREG, generation, args.first()?)?;
+    let reg = value_named(llvm_syntax::HWREG, generation, args.first()?)?;
     let (off, width) = match args {
         [_] => (0, 32),
         [_, o, w] => (
@@ -206,8 +206,8 @@ fn hwreg(generation: &str, ty: &OperandTypeInfo, args: &[&str]) -> Option<u64> {
 /// `sendmsg(MSG[, OP[, stream]])` as the 16-bit immediate: id in bits 3:0, operation in 6:4
 /// and stream in 9:8 before GFX11; from GFX11 on the id is the whole low byte.
 fn sendmsg(generation: &str, args: &[&str]) -> Option<u64> {
-    let msg = value_named(overrides::SENDMSG, generation, args.first()?)?;
-    if !overrides::GFX9_10.contains(&generation) {
+    let msg = value_named(llvm_syntax::SENDMSG, generation, args.first()?)?;
+    if !llvm_syntax::GFX9_10.contains(&generation) {
         return match args {
             [_] => Some(msg),
             [_, op, stream]
@@ -219,8 +219,8 @@ fn sendmsg(generation: &str, args: &[&str]) -> Option<u64> {
         };
     }
     let op_table = match args.first()?.to_ascii_uppercase().as_str() {
-        "MSG_SYSMSG" => overrides::SENDMSG_SYSMSG_OP,
-        _ => overrides::SENDMSG_GS_OP,
+        "MSG_SYSMSG" => llvm_syntax::SENDMSG_SYSMSG_OP,
+        _ => llvm_syntax::SENDMSG_GS_OP,
     };
     let op = match args.get(1) {
         Some(op) => value_named(op_table, generation, op)?,
@@ -298,7 +298,7 @@ fn flag_term(generation: &str, ty: &OperandTypeInfo, term: &str) -> Option<u64> 
     }) {
         return Some(flag.insert(0, 1) as u64);
     }
-    let version = overrides::VERSION
+    let version = llvm_syntax::VERSION
         .iter()
         .find(|e| e.name == upper && e.applies(generation))?;
     let field = ty.fields.iter().find(|f| f.name == "VERSION")?;

@@ -3,7 +3,7 @@
 //! The encoding's family (decided by the generator from AMD's name: `ENC_SOP1`,
 //! `VOP3_INST_LITERAL`, `VOP1_VOP_DPP16`, ...) picks the family printer; the operand texts come from [`operand_text`]. What AMD's XML does
 //! not say (modifier syntax, operand order quirks) lives in the family printers and in
-//! [`crate::overrides`], each entry with its reason.
+//! [`crate::llvm_syntax`], each entry with its reason.
 
 pub mod dual;
 mod memory;
@@ -11,7 +11,7 @@ mod scalar;
 mod vector;
 
 pub(crate) use memory::buffer_format_value;
-/// LLVM's buffer format names, for the unified-format tests of `exec_gen::format`.
+/// LLVM's buffer format names, for the unified-format tests of `semantics::format`.
 #[cfg(test)]
 pub(crate) use memory::{DATA_FORMATS, NUMBER_FORMATS};
 
@@ -255,11 +255,11 @@ const NO_FIELD: u16 = u16::MAX;
 
 /// What printing needs of a form that depends on the form alone, worked out once per form
 /// (at its first instruction) instead of per instruction: LLVM's mnemonic after
-/// [`crate::overrides`], the other encodings of the instruction, the overrides that apply.
+/// [`crate::llvm_syntax`], the other encodings of the instruction, the overrides that apply.
 pub struct FormPlan {
     /// The form's encoding.
     pub encoding: &'static EncodingInfo,
-    /// LLVM's mnemonic ([`crate::overrides::llvm_mnemonic`]).
+    /// LLVM's mnemonic ([`crate::llvm_syntax::llvm_mnemonic`]).
     pub mnemonic: &'static str,
     /// The field holding the literal (`LITERAL`, else `LITERAL64`), if the encoding has one.
     pub literal_field: Option<u16>,
@@ -279,10 +279,10 @@ pub struct FormPlan {
     pub f8f6f4: bool,
     /// GFX9's `v_ldexp_f16` (its exponent is a 32-bit integer in LLVM).
     pub gfx9_ldexp_f16: bool,
-    /// [`crate::overrides::vop3_lacks_op_sel`] and [`crate::overrides::vop3_has_op_sel`].
+    /// [`crate::llvm_syntax::vop3_lacks_op_sel`] and [`crate::llvm_syntax::vop3_has_op_sel`].
     pub vop3_lacks_op_sel: bool,
     pub vop3_has_op_sel: bool,
-    pub op_sel_slots: Option<crate::overrides::OpSelSlots>,
+    pub op_sel_slots: Option<crate::llvm_syntax::OpSelSlots>,
     pub vop3p_ignores_op_sel_hi: bool,
     pub mfma_blgp_is_neg: bool,
     pub sdwa_without_dst_select: bool,
@@ -294,7 +294,7 @@ pub struct FormPlan {
 
 impl FormPlan {
     fn of(ins: &Instruction) -> FormPlan {
-        use crate::overrides as o;
+        use crate::llvm_syntax as o;
         let spec = ins.spec;
         let info = ins.info();
         let enc = ins.encoding();
@@ -962,8 +962,8 @@ pub fn subfield(ty: &OperandTypeInfo, name: &str, raw: u64) -> Option<u64> {
 /// numbers follow the generation's layout: trap temporaries from 108, M0 and
 /// NULL at 124/125 (swapped from GFX11 on).
 pub fn scalar_code_text(generation: &str, code: u64, size: u16) -> Option<String> {
-    let gfx9 = crate::overrides::GFX9.contains(&generation);
-    let gfx11_up = crate::overrides::GFX11_12.contains(&generation);
+    let gfx9 = crate::llvm_syntax::GFX9.contains(&generation);
+    let gfx11_up = crate::llvm_syntax::GFX11_12.contains(&generation);
     let wide = size > 32;
     let count = register_count(size);
     // Trap temporaries start at 108 from GFX9 on (112 was GFX8's numbering).

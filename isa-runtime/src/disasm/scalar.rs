@@ -2,14 +2,14 @@
 //!
 //! Structured immediates (`hwreg(...)`, `sendmsg(...)`, `s_waitcnt` counters, dependency
 //! counters, `s_delay_alu`, `s_version`) are read through the bit layouts of their operand
-//! types; the names LLVM prints for their values come from [`crate::overrides`].
+//! types; the names LLVM prints for their values come from [`crate::llvm_syntax`].
 
 use super::{
     operand_text, operand_text_into, operand_type, push_hex, push_inline32, push_signed_hex,
     push_u64, sign_extend, signed_hex, subfield, Family, Printer, Variant, F,
 };
+use crate::llvm_syntax::{self, name_of};
 use crate::operand::{classify_in, DecodedOperand, Operand};
-use crate::overrides::{self, name_of};
 use crate::tables::{FieldInfo, OperandTypeInfo};
 
 pub fn print(p: &mut Printer, family: Family, _variant: Variant) {
@@ -32,7 +32,7 @@ fn sop(p: &mut Printer, family: Family) {
     }
     let mnemonic = p.ins.info().mnemonic;
     if explicit.is_empty()
-        && overrides::SOPP_OPTIONAL_IMMEDIATE
+        && llvm_syntax::SOPP_OPTIONAL_IMMEDIATE
             .iter()
             .any(|e| e.0 == mnemonic)
     {
@@ -71,7 +71,9 @@ fn sop_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand, family: F
         return out.push_str(&t);
     }
     let plain_immediate_type = ty.runs.is_empty() && ty.values.is_empty();
-    if overrides::GPR_IDX_IMMEDIATE.iter().any(|e| e.0 == mnemonic)
+    if llvm_syntax::GPR_IDX_IMMEDIATE
+        .iter()
+        .any(|e| e.0 == mnemonic)
         && matches!(field_name(p, o), "SIMM16" | "SSRC1")
     {
         return out.push_str(&gpr_idx_text(raw));
@@ -90,7 +92,7 @@ fn sop_operand_text(out: &mut String, p: &Printer, o: &DecodedOperand, family: F
     match family {
         // SOPK immediates are LLVM's unsigned 16-bit operands: always hex.
         Family::Sopk => push_hex(out, raw & 0xffff),
-        Family::Sopp if overrides::sopp_immediate_in_hex(mnemonic) => push_hex(out, raw & 0xffff),
+        Family::Sopp if llvm_syntax::sopp_immediate_in_hex(mnemonic) => push_hex(out, raw & 0xffff),
         _ => push_small_decimal(out, raw),
     }
 }
@@ -123,7 +125,7 @@ fn hwreg_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
         return format!("0x{raw:x}");
     };
     let size = size + 1;
-    let name = name_of(overrides::HWREG, generation, id as u32)
+    let name = name_of(llvm_syntax::HWREG, generation, id as u32)
         .map_or_else(|| id.to_string(), str::to_string);
     if offset == 0 && size == 32 {
         format!("hwreg({name})")
@@ -136,21 +138,21 @@ fn hwreg_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
 /// `sendmsg(id, op, stream)` when only those bits are set, and as the decimal number otherwise.
 fn sendmsg_text(generation: &str, raw: u64) -> String {
     let raw = raw & 0xffff;
-    if !overrides::GFX9_10.contains(&generation) {
+    if !llvm_syntax::GFX9_10.contains(&generation) {
         // From GFX11 on the id is the low byte; LLVM ignores the bits above it once named.
         let msg = raw & 0xff;
-        return match name_of(overrides::SENDMSG, generation, msg as u32) {
+        return match name_of(llvm_syntax::SENDMSG, generation, msg as u32) {
             Some(name) => format!("sendmsg({name})"),
             None if raw >> 8 == 0 => format!("sendmsg({msg}, 0, 0)"),
             None => raw.to_string(),
         };
     }
     let (msg, op, stream) = (raw & 0xf, (raw >> 4) & 7, (raw >> 8) & 3);
-    if let Some(name) = name_of(overrides::SENDMSG, generation, msg as u32) {
+    if let Some(name) = name_of(llvm_syntax::SENDMSG, generation, msg as u32) {
         let named = match name {
             "MSG_GS" | "MSG_GS_DONE" => {
                 let op_ok = op != 0 || name == "MSG_GS_DONE";
-                match name_of(overrides::SENDMSG_GS_OP, generation, op as u32) {
+                match name_of(llvm_syntax::SENDMSG_GS_OP, generation, op as u32) {
                     Some(op_name) if op_ok && op == 0 && stream == 0 => {
                         Some(format!("sendmsg({name}, {op_name})"))
                     }
@@ -160,7 +162,7 @@ fn sendmsg_text(generation: &str, raw: u64) -> String {
                     _ => None,
                 }
             }
-            "MSG_SYSMSG" => name_of(overrides::SENDMSG_SYSMSG_OP, generation, op as u32)
+            "MSG_SYSMSG" => name_of(llvm_syntax::SENDMSG_SYSMSG_OP, generation, op as u32)
                 .filter(|_| stream == 0)
                 .map(|op_name| format!("sendmsg({name}, {op_name})")),
             _ => (op == 0 && stream == 0).then(|| format!("sendmsg({name})")),
@@ -254,9 +256,9 @@ fn depctr_text(ty: &OperandTypeInfo, raw: u64) -> String {
 fn delay_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
     let mut parts = Vec::new();
     for (field, table, what) in [
-        ("INSTID0", overrides::DELAY_INSTID, "instid"),
-        ("INSTSKIP", overrides::DELAY_INSTSKIP, "instskip"),
-        ("INSTID1", overrides::DELAY_INSTID, "instid"),
+        ("INSTID0", llvm_syntax::DELAY_INSTID, "instid"),
+        ("INSTSKIP", llvm_syntax::DELAY_INSTSKIP, "instskip"),
+        ("INSTID1", llvm_syntax::DELAY_INSTID, "instid"),
     ] {
         let Some(v) = subfield(ty, field, raw).filter(|&v| v != 0) else {
             continue;
@@ -279,7 +281,7 @@ fn version_text(generation: &str, ty: &OperandTypeInfo, raw: u64) -> String {
     let Some(version) = subfield(ty, "VERSION", raw).filter(|_| raw as u128 & !used == 0) else {
         return format!("0x{raw:x}");
     };
-    let mut text = name_of(overrides::VERSION, generation, version as u32)
+    let mut text = name_of(llvm_syntax::VERSION, generation, version as u32)
         .map_or_else(|| version.to_string(), str::to_string);
     let mut flags: Vec<&FieldInfo> = ty.fields.iter().filter(|f| f.width() == 1).collect();
     flags.sort_by_key(|f| f.ranges.first().map_or(0, |r| r.offset));

@@ -15,8 +15,8 @@ use super::{
     push_hex, push_i64, push_named, push_reg, push_u64, Family, FormPlan, Printer, Variant, F,
 };
 use crate::decode::Instruction;
+use crate::llvm_syntax;
 use crate::operand::{classify_in, DecodedOperand, Operand, RegFile};
-use crate::overrides;
 use crate::tables::{IsaSpec, OperandInfo};
 
 /// Instructions that LLVM defines in one encoding only although AMD's spec lists more, so LLVM
@@ -548,7 +548,7 @@ fn value_text(out: &mut String, p: &Printer, o: &DecodedOperand) {
         Operand::Literal(v)
             if size == 16
                 && format.contains("BF16")
-                && overrides::GFX9.contains(&ins.spec.generation) =>
+                && llvm_syntax::GFX9.contains(&ins.spec.generation) =>
         {
             out.push_str(&gfx9_bf16_literal_text(v))
         }
@@ -685,7 +685,7 @@ fn output_modifiers(p: &mut Printer, shape: &Shape, r: &Roles) {
             // Some instructions LLVM gives op_sel for a byte or word select print three
             // source slots, present or not.
             let slots = match p.plan.op_sel_slots {
-                Some(overrides::OpSelSlots::Three) => 3,
+                Some(llvm_syntax::OpSelSlots::Three) => 3,
                 _ => r.sources,
             };
             let t = p.begin_modifier();

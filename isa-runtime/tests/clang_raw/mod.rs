@@ -114,7 +114,7 @@ pub fn cdna3() -> Option<(&'static IsaSpec, ExecutorTable)> {
     let spec = isa_runtime::specs().into_iter().find(|s| {
         s.generation == "cdna3" && s.instruction_by_name("V_MFMA_F32_16X16X16_F16").is_some()
     })?;
-    Some((spec, isa_runtime::exec_gen::table(spec)?))
+    Some((spec, isa_runtime::semantics::table(spec)?))
 }
 
 /// A dispatch configuration for `kernel`: its SGPR layout, 64-lane workgroups.

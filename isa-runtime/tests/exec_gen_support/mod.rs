@@ -5,17 +5,21 @@
 
 use isa_runtime::exec::wave::{Src, MAX_LANES};
 use isa_runtime::exec::{Decoded, ExecError, ExecutorTable, FlatMemory, Flow, Lds, Wave};
-use isa_runtime::exec_gen::{self, ExecStatus};
+use isa_runtime::semantics::{self, ExecStatus};
 use isa_runtime::IsaSpec;
 
 /// The fixture specs and, when present, AMD's, each with its executors.
 pub fn specs() -> Vec<(&'static IsaSpec, ExecutorTable, &'static str)> {
     let mut out = Vec::new();
     for s in isa_runtime::fixtures::specs() {
-        out.push((s, exec_gen::table(s).expect("fixture executors"), "fixture"));
+        out.push((
+            s,
+            semantics::table(s).expect("fixture executors"),
+            "fixture",
+        ));
     }
     for s in isa_runtime::specs() {
-        out.push((s, exec_gen::table(s).expect("generated executors"), "AMD"));
+        out.push((s, semantics::table(s).expect("generated executors"), "AMD"));
     }
     out
 }
@@ -25,7 +29,7 @@ pub fn runs(spec: &'static IsaSpec, name: &str) -> bool {
     let Some(i) = spec.instruction_by_name(name) else {
         return false;
     };
-    let g = exec_gen::generated(spec).expect("generated executors");
+    let g = semantics::generated(spec).expect("generated executors");
     g.coverage[i].status != ExecStatus::Unsupported
 }
 
@@ -34,7 +38,7 @@ pub fn why_not(spec: &'static IsaSpec, name: &str) -> String {
     match spec.instruction_by_name(name) {
         None => format!("{} has no {name}", spec.generation),
         Some(i) => {
-            let g = exec_gen::generated(spec).expect("generated executors");
+            let g = semantics::generated(spec).expect("generated executors");
             format!("{} {name}: {}", spec.generation, g.coverage[i].reason)
         }
     }

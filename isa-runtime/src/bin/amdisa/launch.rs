@@ -14,7 +14,7 @@ use std::fmt;
 /// The generated executors of `spec` (every instruction has one; an unsupported one returns
 /// [`isa_runtime::exec::ExecError::Unsupported`] with its reason when it runs).
 pub fn executor_table(spec: &'static IsaSpec) -> Result<ExecutorTable, String> {
-    isa_runtime::exec_gen::table(spec).ok_or_else(|| {
+    isa_runtime::semantics::table(spec).ok_or_else(|| {
         format!(
             "no generated executors for {} in this build",
             spec.generation

@@ -20,7 +20,7 @@ struct Used {
     statuses: BTreeSet<&'static str>,
 }
 
-/// The module `exec_rows` of a generation: `BINDINGS` (an `rt::Bindings`) and `COVERAGE`.
+/// The module `exec_rows` of a generation: `BINDINGS` (an `rt::FormBindings`) and `COVERAGE`.
 pub(super) fn exec_rows(
     spec: &Spec,
     forms: &[Form],
@@ -53,7 +53,7 @@ pub(super) fn exec_rows(
     let mut body = String::new();
     let _ = writeln!(
         body,
-        "    /// Each distinct operand binding once: `bind(&[(role, operand, bits, flags), ..], &[(field, encoding field), ..], variant, why the form cannot run)`; the comment names a form that has it.\n    #[rustfmt::skip]\n    pub static BINDING_ROWS: [rt::Binding; {}] = [",
+        "    /// Each distinct operand binding once: `bind(&[(role, operand, bits, flags), ..], &[(field, encoding field), ..], variant, why the form cannot run)`; the comment names a form that has it.\n    #[rustfmt::skip]\n    pub static BINDING_ROWS: [rt::FormBinding; {}] = [",
         rows.len()
     );
     for (text, first, n) in &rows {
@@ -89,7 +89,7 @@ pub(super) fn exec_rows(
     }
     body.push_str("    ];\n\n");
     body.push_str(
-        "    /// The operand binding of every form.\n    pub static BINDINGS: rt::Bindings = rt::Bindings { rows: &BINDING_ROWS, forms: &FORM_BINDINGS };\n\n",
+        "    /// The operand binding of every form.\n    pub static BINDINGS: rt::FormBindings = rt::FormBindings { rows: &BINDING_ROWS, forms: &FORM_BINDINGS };\n\n",
     );
 
     // Coverage: provenances and reasons that repeat are constants.
@@ -139,7 +139,7 @@ pub(super) fn exec_rows(
 
     let list = |s: &BTreeSet<&str>| s.iter().copied().collect::<Vec<_>>().join(", ");
     let mut out = String::from(
-        "\n// ---- Executor tables: one row per entry (written by isa-gen's emit::exec::rows). ----\n\n/// The executors' operand bindings and coverage (`exec::BINDINGS`, `exec::COVERAGE`).\n#[allow(unused_imports)]\npub mod exec_rows {\n    use crate::exec_gen::{self as rt, bind, cov, NONE};\n",
+        "\n// ---- Executor tables: one row per entry (written by isa-gen's emit::executors::rows). ----\n\n/// The executors' operand bindings and coverage (`exec::BINDINGS`, `exec::COVERAGE`).\n#[allow(unused_imports)]\npub mod exec_rows {\n    use crate::semantics::{self as rt, bind, cov, NONE};\n",
     );
     for (module, names) in [
         ("role", &used.roles),
@@ -151,7 +151,7 @@ pub(super) fn exec_rows(
         if !names.is_empty() {
             let _ = writeln!(
                 out,
-                "    use crate::exec_gen::{module}::{{{}}};",
+                "    use crate::semantics::{module}::{{{}}};",
                 list(names)
             );
         }

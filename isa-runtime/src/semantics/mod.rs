@@ -19,8 +19,8 @@
 pub mod buffer;
 pub mod ds_counter;
 pub mod format;
+pub mod handwritten;
 pub mod lds_dma;
-pub mod overrides;
 pub mod shorthand;
 
 pub use buffer::{buf_read, buf_write, sbuf_read, sbuf_write, BufferRange, BufferResource};

@@ -12,8 +12,8 @@
 //!
 //! Anything that cannot be lowered becomes an explicit executor returning
 //! `ExecError::Unsupported` with the reason, counted in the coverage report (never a silent
-//! default). The generated module holds `EXEC: exec_gen::GeneratedExec` (executors, coverage
-//! table with provenance) and `exec::BINDINGS` (the operand binding of every form); the
+//! default). The generated module holds `EXEC: semantics::GeneratedExec` (executors, coverage
+//! table with provenance) and `executors::BINDINGS` (the operand binding of every form); the
 //! binding and coverage tables are written by [`rows`] as text, one row per entry.
 
 pub mod binding;
@@ -353,24 +353,24 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
     let gen_name = spec.label();
     let pcode_source = sem.pcode_source.clone();
     let code = quote! {
-        /// This generation's executors, generated from the pseudocode (see `exec_gen`).
-        pub static EXEC: crate::exec_gen::GeneratedExec = crate::exec_gen::GeneratedExec {
+        /// This generation's executors, generated from the pseudocode (see `semantics`).
+        pub static EXEC: crate::semantics::GeneratedExec = crate::semantics::GeneratedExec {
             generation: #gen_name,
             pcode_source: #pcode_source,
-            executors: &exec::EXECUTORS,
-            coverage: &exec::COVERAGE,
+            executors: &executors::EXECUTORS,
+            coverage: &executors::COVERAGE,
         };
 
         /// Generated executors: one function per instruction (`x_<NAME>`), the operand
         /// binding of every form, the coverage table.
         #[allow(unused_imports, unused_mut, unused_variables, unused_assignments, unused_labels, unused_parens,
                 unused_braces, unreachable_code, non_snake_case, clippy::all)]
-        pub mod exec {
+        pub mod executors {
             use crate::exec::float::{self as fl, SoftFloat, BF16, F16, F32, F64};
             use crate::exec::helpers as hp;
             use crate::exec::wave::{LaneIter, MAX_LANES};
             use crate::exec::{Decoded, ExecError, ExecFn, Flow, Lds, Memory, Wave};
-            use crate::exec_gen as rt;
+            use crate::semantics as rt;
 
             /// The operand binding of every form and how each instruction got its executor
             /// (their rows are in `exec_rows`).
@@ -410,7 +410,7 @@ pub(crate) fn generate_with(spec: &Spec, forms: &[super::Form], sem: &Semantics)
 /// The items of an absent generation's module (no spec): an empty `EXEC`.
 pub fn generate_absent(generation: &str, reason: &str) -> String {
     format!(
-        "/// No executors: no spec was available.\npub static EXEC: crate::exec_gen::GeneratedExec = crate::exec_gen::GeneratedExec {{ generation: {generation:?}, pcode_source: {reason:?}, executors: &[], coverage: &[] }};\n"
+        "/// No executors: no spec was available.\npub static EXEC: crate::semantics::GeneratedExec = crate::semantics::GeneratedExec {{ generation: {generation:?}, pcode_source: {reason:?}, executors: &[], coverage: &[] }};\n"
     )
 }
 
@@ -739,7 +739,7 @@ fn builtin_body(b: Builtin) -> TokenStream {
         Builtin::Barrier(_) => quote!(Ok(Flow::Barrier)),
         Builtin::NoOp(_) => quote!(Ok(Flow::Next)),
         Builtin::Clock(_) => quote! {
-            let b = rt::Binding::of(d, &BINDINGS)?;
+            let b = rt::FormBinding::of(d, &BINDINGS)?;
             let t = w.steps as u128;
             rt::write_scalar(w, b.op(d, rt::role::SDATA)?, 64, t)?;
             Ok(Flow::Next)
@@ -755,7 +755,7 @@ fn builtin_body(b: Builtin) -> TokenStream {
         },
         Builtin::RustOverride { function, .. } => {
             let f = format_ident!("{}", function);
-            quote!(rt::overrides::#f(w, d, &BINDINGS))
+            quote!(rt::handwritten::#f(w, d, &BINDINGS))
         }
         Builtin::RustMem { function, .. } => {
             let f = format_ident!("{}", function);

@@ -16,11 +16,11 @@ impl Mods {
     /// [`dpp_src0`] when `dpp_applied`; otherwise a DPP form that moves lanes is unsupported,
     /// as are SDWA selects other than the whole dword and VOP3P half selects other than the
     /// default.
-    pub fn read(d: &Decoded, b: &Binding) -> Result<Mods, ExecError> {
+    pub fn read(d: &Decoded, b: &FormBinding) -> Result<Mods, ExecError> {
         Mods::read_with(d, b, false)
     }
 
-    pub fn read_with(d: &Decoded, b: &Binding, dpp_applied: bool) -> Result<Mods, ExecError> {
+    pub fn read_with(d: &Decoded, b: &FormBinding, dpp_applied: bool) -> Result<Mods, ExecError> {
         let f = |k| b.field(d, k);
         let mut m = Mods {
             abs: f(field::ABS) as u8,

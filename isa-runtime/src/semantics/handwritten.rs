@@ -21,7 +21,7 @@
 //!   x/0, ∞/y, x/∞, 0/y), and otherwise `q` with the quotient's sign.
 //! - `trig_preop(x, seg)` is a 53-bit segment of 2/π (see [`trig_preop`]).
 
-use super::{role, Binding, Bindings, Mods};
+use super::{role, FormBinding, FormBindings, Mods};
 use crate::exec::float::{self as fl, RoundingMode, SoftFloat, F64};
 use crate::exec::wave::{LaneIter, MAX_LANES};
 use crate::exec::{Decoded, ExecError, Flow, Wave};
@@ -367,7 +367,7 @@ type R = Result<Flow, ExecError>;
 fn lanes_f<T: SoftFloat>(
     w: &Wave,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     r: usize,
 ) -> Result<[u64; MAX_LANES], ExecError> {
     let bits = T::FORMAT.man_bits + T::FORMAT.exp_bits + 1;
@@ -382,7 +382,7 @@ fn lanes_f<T: SoftFloat>(
 fn store_f<T: SoftFloat>(
     w: &mut Wave,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     out: &[u64; MAX_LANES],
     exec: u64,
 ) -> Result<(), ExecError> {
@@ -403,10 +403,10 @@ fn store_f<T: SoftFloat>(
 fn three_sources<T: SoftFloat>(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     mut f: impl FnMut(&Wave, usize, T, T, T) -> T,
 ) -> R {
-    let b = Binding::of(d, table)?;
+    let b = FormBinding::of(d, table)?;
     let m = Mods::read(d, b)?;
     let (s0, s1, s2) = (
         lanes_f::<T>(w, d, b, role::S0)?,
@@ -438,8 +438,8 @@ macro_rules! div_executors {
     ($t:ty, $scale:ident, $fmas:ident, $fixup:ident) => {
         /// `V_DIV_SCALE`: D0 per lane; VCC (or VOP3SD's SDST) gets the lanes' flags, inactive
         /// lanes 0.
-        pub fn $scale(w: &mut Wave, d: &Decoded, table: &'static Bindings) -> R {
-            let b = Binding::of(d, table)?;
+        pub fn $scale(w: &mut Wave, d: &Decoded, table: &'static FormBindings) -> R {
+            let b = FormBinding::of(d, table)?;
             let m = Mods::read(d, b)?;
             let (s0, s1, s2) = (
                 lanes_f::<$t>(w, d, b, role::S0)?,
@@ -472,7 +472,7 @@ macro_rules! div_executors {
         }
 
         /// `V_DIV_FMAS`: `fma` scaled back where VCC says `V_DIV_SCALE` scaled one operand.
-        pub fn $fmas(w: &mut Wave, d: &Decoded, table: &'static Bindings) -> R {
+        pub fn $fmas(w: &mut Wave, d: &Decoded, table: &'static FormBindings) -> R {
             let vcc = vcc_in(w);
             three_sources::<$t>(w, d, table, |w, lane, a, b, c| {
                 div_fmas::<$t>(w, a, b, c, vcc >> lane & 1 != 0)
@@ -480,7 +480,7 @@ macro_rules! div_executors {
         }
 
         /// `V_DIV_FIXUP`: the special cases of the quotient.
-        pub fn $fixup(w: &mut Wave, d: &Decoded, table: &'static Bindings) -> R {
+        pub fn $fixup(w: &mut Wave, d: &Decoded, table: &'static FormBindings) -> R {
             three_sources::<$t>(w, d, table, |w, _, q, den, num| {
                 div_fixup::<$t>(w, q, den, num)
             })
@@ -492,8 +492,8 @@ div_executors!(fl::F32, v_div_scale_f32, v_div_fmas_f32, v_div_fixup_f32);
 div_executors!(F64, v_div_scale_f64, v_div_fmas_f64, v_div_fixup_f64);
 
 /// `V_TRIG_PREOP_F64`: D0.f64 = the segment S1[4:0] of 2/π for S0.
-pub fn v_trig_preop_f64(w: &mut Wave, d: &Decoded, table: &'static Bindings) -> R {
-    let b = Binding::of(d, table)?;
+pub fn v_trig_preop_f64(w: &mut Wave, d: &Decoded, table: &'static FormBindings) -> R {
+    let b = FormBinding::of(d, table)?;
     let m = Mods::read(d, b)?;
     let s0 = lanes_f::<F64>(w, d, b, role::S0)?;
     let s1 = super::lanes_b32(w, b.op(d, role::S1)?, 32)?;
@@ -528,8 +528,8 @@ pub fn swizzle_source(offset: u32, lane: usize) -> Option<usize> {
 /// mode selects; a selected lane that is inactive gives 0 (the rule AMD states for the LDS
 /// crossbar's permutes, `DS_BPERMUTE_B32`). AMD gives the modes as a table; this is the
 /// project's model of it (see [`swizzle_source`]).
-pub fn ds_swizzle_b32(w: &mut Wave, d: &Decoded, table: &'static Bindings) -> R {
-    let b = Binding::of(d, table)?;
+pub fn ds_swizzle_b32(w: &mut Wave, d: &Decoded, table: &'static FormBindings) -> R {
+    let b = FormBinding::of(d, table)?;
     let offset = super::ds_offset(d, b) as u32;
     let src = super::lanes_b32(w, b.op(d, role::ADDR)?, 32)?;
     let exec = w.exec_mask();

@@ -1,15 +1,15 @@
-//! Operand binding: which operand of a form each role names ([`Binding`], [`Bindings`]).
+//! Operand binding: which operand of a form each role names ([`FormBinding`], [`FormBindings`]).
 
 use super::*;
 
-/// The operand roles and the fields read by meaning, indices of [`Binding`]'s tables (one
+/// The operand roles and the fields read by meaning, indices of [`FormBinding`]'s tables (one
 /// vocabulary with the generator, which binds them per form).
 pub use isa_vocab::{field, role};
 
-/// "No operand" / "no field" in a [`Binding`].
+/// "No operand" / "no field" in a [`FormBinding`].
 pub const NONE: u8 = u8::MAX;
 
-/// `Binding::ops` from (role, operand index) pairs (for generated statics).
+/// `FormBinding::ops` from (role, operand index) pairs (for generated statics).
 pub const fn ops(pairs: &[(usize, u8)]) -> [u8; role::COUNT] {
     let mut a = [NONE; role::COUNT];
     let mut i = 0;
@@ -20,7 +20,7 @@ pub const fn ops(pairs: &[(usize, u8)]) -> [u8; role::COUNT] {
     a
 }
 
-/// `Binding::sizes` from (role, bits) pairs.
+/// `FormBinding::sizes` from (role, bits) pairs.
 pub const fn sizes(pairs: &[(usize, u16)]) -> [u16; role::COUNT] {
     let mut a = [0u16; role::COUNT];
     let mut i = 0;
@@ -31,7 +31,7 @@ pub const fn sizes(pairs: &[(usize, u16)]) -> [u16; role::COUNT] {
     a
 }
 
-/// `Binding::fields` from (field meaning, encoding field index) pairs.
+/// `FormBinding::fields` from (field meaning, encoding field index) pairs.
 pub const fn fields(pairs: &[(usize, u8)]) -> [u8; field::COUNT] {
     let mut a = [NONE; field::COUNT];
     let mut i = 0;
@@ -56,15 +56,15 @@ pub mod variant {
 
 /// Flags of a role's operand in a [`bind`] row.
 pub mod flag {
-    /// A lane mask ([`super::Binding::masks`]).
+    /// A lane mask ([`super::FormBinding::masks`]).
     pub const MASK: u8 = 1;
-    /// An f64 ([`super::Binding::f64s`]).
+    /// An f64 ([`super::FormBinding::f64s`]).
     pub const F64: u8 = 2;
-    /// A 16-bit VGPR of a True16 encoding ([`super::Binding::t16`]).
+    /// A 16-bit VGPR of a True16 encoding ([`super::FormBinding::t16`]).
     pub const T16: u8 = 4;
 }
 
-/// A [`Binding`] from its row in a generated `BINDING_ROWS`: (role, operand index or
+/// A [`FormBinding`] from its row in a generated `BINDING_ROWS`: (role, operand index or
 /// [`NONE`], bits, [`flag`]s) per bound role, (field meaning, encoding field index) per field,
 /// the [`variant`], and why the form cannot run (empty when it can).
 pub const fn bind(
@@ -72,8 +72,8 @@ pub const fn bind(
     field_pairs: &[(usize, u8)],
     variant: u8,
     unsupported: &'static str,
-) -> Binding {
-    let mut b = Binding {
+) -> FormBinding {
+    let mut b = FormBinding {
         ops: [NONE; role::COUNT],
         sizes: [0; role::COUNT],
         masks: 0,
@@ -102,27 +102,27 @@ pub const fn bind(
     b
 }
 
-/// A generation's operand bindings (`exec::BINDINGS`): each distinct [`Binding`] once, and
+/// A generation's operand bindings (`exec::BINDINGS`): each distinct [`FormBinding`] once, and
 /// per form the one it has.
 #[derive(Debug)]
-pub struct Bindings {
+pub struct FormBindings {
     /// The distinct bindings (`BINDING_ROWS`).
-    pub rows: &'static [Binding],
+    pub rows: &'static [FormBinding],
     /// Per form (`FORMS` order), its row in `rows`.
     pub forms: &'static [u16],
 }
 
-impl Bindings {
+impl FormBindings {
     /// The binding of form `form`.
     #[inline]
-    pub fn get(&self, form: usize) -> Option<&'static Binding> {
+    pub fn get(&self, form: usize) -> Option<&'static FormBinding> {
         self.rows.get(*self.forms.get(form)? as usize)
     }
 }
 
 /// One form's operand binding, generated per generation (`BINDINGS.get(form)`).
 #[derive(Clone, Copy, Debug)]
-pub struct Binding {
+pub struct FormBinding {
     /// Operand index per [`role`], or [`NONE`].
     pub ops: [u8; role::COUNT],
     /// Operand size in bits per [`role`] (0 when absent).
@@ -144,10 +144,13 @@ pub struct Binding {
     pub unsupported: &'static str,
 }
 
-impl Binding {
+impl FormBinding {
     /// The form's binding, or the reason it cannot run.
     #[inline]
-    pub fn of(d: &Decoded, table: &'static Bindings) -> Result<&'static Binding, ExecError> {
+    pub fn of(
+        d: &Decoded,
+        table: &'static FormBindings,
+    ) -> Result<&'static FormBinding, ExecError> {
         let b = table
             .get(d.form as usize)
             .ok_or_else(|| ExecError::illegal("form", "no operand binding for this form"))?;

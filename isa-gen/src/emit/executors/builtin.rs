@@ -1,6 +1,6 @@
 //! Instructions whose executor is decided by name, before any pseudocode is looked at: fixed
 //! behaviours the pseudocode does not express, the hand-written Rust overrides
-//! (`isa_runtime::exec_gen::overrides`), and what the emulator does not model. Every entry
+//! (`isa_runtime::semantics::handwritten`), and what the emulator does not model. Every entry
 //! carries the reason the coverage report prints.
 
 /// A decision by name.
@@ -19,17 +19,17 @@ pub(crate) enum Builtin {
     Clock(&'static str),
     /// `V_CLREXCP`: clears the exception bits of TRAPSTS (EXCP, bits 8:0).
     ClearExceptions(&'static str),
-    /// A Rust executor in `exec_gen::overrides` (its function name).
+    /// A Rust executor in `semantics::handwritten` (its function name).
     RustOverride {
         function: &'static str,
         reason: &'static str,
     },
-    /// A Rust executor in `exec_gen` that also reaches memory (`format::<function>`).
+    /// A Rust executor in `semantics` that also reaches memory (`format::<function>`).
     RustMem {
         function: &'static str,
         reason: &'static str,
     },
-    /// A Rust executor of the GFX9 line that also reaches LDS: `exec_gen::<module>::<function>`
+    /// A Rust executor of the GFX9 line that also reaches LDS: `semantics::<module>::<function>`
     /// (`GLOBAL_LOAD_LDS_*`/`SCRATCH_LOAD_LDS_*` in `lds_dma`, `DS_APPEND`/`DS_CONSUME` in
     /// `ds_counter`).
     RustLds {
@@ -198,7 +198,7 @@ pub(crate) fn builtin(name: &str) -> Option<Builtin> {
     })
 }
 
-/// The typed buffer loads and stores run by `exec_gen::format` (GFX9 line only).
+/// The typed buffer loads and stores run by `semantics::format` (GFX9 line only).
 pub(crate) const FORMAT_OPS: &[&str] = &[
     "buffer_load_format_x",
     "buffer_load_format_xy",
@@ -236,13 +236,13 @@ pub(crate) const FORMAT_OPS: &[&str] = &[
     "tbuffer_store_format_d16_xyzw",
 ];
 
-/// The access sizes of the LDS-direct loads (`exec_gen::lds_dma::LdsLoad::from_name`).
+/// The access sizes of the LDS-direct loads (`semantics::lds_dma::LdsLoad::from_name`).
 const LDS_SIZES: &[&str] = &[
     "_UBYTE", "_SBYTE", "_USHORT", "_SSHORT", "_DWORD", "_DWORDX3", "_DWORDX4",
 ];
 
 /// MUBUF loads that honour the LDS bit (their data goes to LDS instead of VDATA when it is
-/// set; `exec_gen::lds_dma::buffer_load_lds`).
+/// set; `semantics::lds_dma::buffer_load_lds`).
 pub(crate) fn buffer_load_takes_lds(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
     n.starts_with("BUFFER_LOAD_")

@@ -3,18 +3,18 @@
 //! active lane gets the dword's value before the change. AMD gives no pseudocode for them.
 //! GDS counters (the GDS bit) are not modelled.
 
-use super::{ds_offset, role, store_lanes, Binding, Bindings};
+use super::{ds_offset, role, store_lanes, FormBinding, FormBindings};
 use crate::exec::wave::MAX_LANES;
 use crate::exec::{Decoded, ExecError, Flow, Lds, Memory, Wave};
 
 fn counter(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     lds: &mut Lds,
     append: bool,
 ) -> Result<Flow, ExecError> {
-    let b = Binding::of(d, table)?;
+    let b = FormBinding::of(d, table)?;
     if d.field("GDS").is_some_and(|g| g != 0) {
         return Err(ExecError::unsupported(
             d.mnemonic(),
@@ -38,7 +38,7 @@ fn counter(
 pub fn ds_append(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     _mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {
@@ -48,7 +48,7 @@ pub fn ds_append(
 pub fn ds_consume(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     _mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {

@@ -26,7 +26,7 @@
 //! `ADDR` + `OFFSET`; scratch = `ADDR` + `SADDR` + `OFFSET` in the lane's private memory;
 //! SMEM = `SBASE` + `SOFFSET` + `OFFSET`; MUBUF/MTBUF = resource base + `SOFFSET` +
 //! `OFFSET` plus the lane's offset and stride × index from `VADDR` (`OFFEN`, `IDXEN`),
-//! range-checked by the resource (`isa-runtime/src/exec_gen/buffer.rs`). `CalcDsAddr(a, b,
+//! range-checked by the resource (`isa-runtime/src/semantics/buffer.rs`). `CalcDsAddr(a, b,
 //! c)` is `a + b + c` (32-bit).
 //!
 //! VOP3 forms of instructions that read or write VCC in their VOP2/VOPC forms name the mask
@@ -310,7 +310,7 @@ pub(crate) fn resolve(name: &str, family: Family) -> Option<NameRef> {
     })
 }
 
-/// One form's binding, computed from the spec (emitted as an `rt::Binding`).
+/// One form's binding, computed from the spec (emitted as an `rt::FormBinding`).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FormBinding {
     /// Operand index per role.
@@ -324,7 +324,7 @@ pub(crate) struct FormBinding {
     pub variant: Option<Variant>,
     /// Roles whose operand is a VGPR (or AGPR) in this form.
     pub vector: Vec<Role>,
-    /// Roles that are 16-bit VGPRs of a True16 encoding (see `rt::Binding::t16`).
+    /// Roles that are 16-bit VGPRs of a True16 encoding (see `rt::FormBinding::t16`).
     pub t16: Vec<Role>,
 }
 

@@ -5,7 +5,7 @@
 //! type (`co_f64(x)` for `co::<F64, _>(x)`, `cast_f32(mode, x)` for
 //! `fl::cast::<_, F32>(mode.env::<F32>(), x)`).
 
-use super::{store_lanes, write_scalar, Binding, Co};
+use super::{store_lanes, write_scalar, Co, FormBinding};
 use crate::exec::float::{self as fl, SoftFloat, BF16, F16, F32, F64};
 use crate::exec::wave::{Mode, Src, MAX_LANES};
 use crate::exec::{ExecError, Wave};
@@ -24,7 +24,7 @@ pub fn put_lane(a: &mut [[u32; MAX_LANES]], lane: usize, v: u128) {
 #[inline]
 pub fn store_vector(
     w: &mut Wave,
-    b: &Binding,
+    b: &FormBinding,
     role: usize,
     s: Src,
     a: &[[u32; MAX_LANES]],
@@ -38,11 +38,11 @@ pub fn store_vector(
 }
 
 /// Stores a scalar destination `s` (bound to `role`) with the bits its form writes
-/// ([`Binding::write_bits`]).
+/// ([`FormBinding::write_bits`]).
 #[inline]
 pub fn store_scalar(
     w: &mut Wave,
-    b: &Binding,
+    b: &FormBinding,
     role: usize,
     s: Src,
     v: u128,

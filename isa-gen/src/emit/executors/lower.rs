@@ -552,7 +552,7 @@ impl<'a> Lower<'a> {
             .collect();
         let code = quote! {
             #(#lambdas)*
-            let b = rt::Binding::of(d, &BINDINGS)?;
+            let b = rt::FormBinding::of(d, &BINDINGS)?;
             #pro
             #run
             #epi

@@ -38,7 +38,7 @@
 //!   below NUM_RECORDS and byte offset below the stride, 1 index only, 2 no check, 3 raw
 //!   (the byte offset below NUM_RECORDS).
 
-use super::{field, read_lane, read_scalar, role, Binding, LaneAddrs};
+use super::{field, read_lane, read_scalar, role, FormBinding, LaneAddrs};
 use crate::exec::wave::{LaneIter, Src, MAX_LANES};
 use crate::exec::{Decoded, ExecError, MemError, Memory, Wave};
 
@@ -190,7 +190,7 @@ impl BufferRange {
 }
 
 /// A field value, 0 when the form lacks it.
-fn flag(d: &Decoded, b: &Binding, f: usize) -> bool {
+fn flag(d: &Decoded, b: &FormBinding, f: usize) -> bool {
     b.has_field(f) && b.field(d, f) != 0
 }
 
@@ -198,7 +198,7 @@ fn flag(d: &Decoded, b: &Binding, f: usize) -> bool {
 pub fn buffer_lanes(
     w: &Wave,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     addrs: &mut [u64; MAX_LANES],
 ) -> Result<BufferRange, ExecError> {
     let gfx9 = gfx9_line(d);
@@ -354,7 +354,7 @@ impl LaneAddrs {
 fn scalar_in_range(
     w: &Wave,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     addr: u64,
     bytes: u32,
 ) -> Result<bool, ExecError> {
@@ -374,7 +374,7 @@ pub fn sbuf_read(
     w: &Wave,
     mem: &dyn Memory,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     addr: u64,
     bytes: u32,
 ) -> Result<u128, ExecError> {
@@ -392,7 +392,7 @@ pub fn sbuf_write(
     w: &Wave,
     mem: &mut dyn Memory,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     addr: u64,
     bytes: u32,
     v: u128,

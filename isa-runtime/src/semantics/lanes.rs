@@ -3,7 +3,7 @@
 use super::*;
 
 /// VOP3P's OPSEL_HI bits, with CDNA's third bit (`OPSEL_HI2`, bit 14) when it is separate.
-pub(super) fn opsel_hi(d: &Decoded, b: &Binding) -> u64 {
+pub(super) fn opsel_hi(d: &Decoded, b: &FormBinding) -> u64 {
     let hi = b.field(d, field::OPSEL_HI);
     if b.has_field(field::OPSEL_HI2) {
         hi | b.field(d, field::OPSEL_HI2) << 2
@@ -16,7 +16,7 @@ pub(super) fn opsel_hi(d: &Decoded, b: &Binding) -> u64 {
 /// register's high half when OPSEL bit `k` is set, its high half from the low half when
 /// OPSEL_HI bit `k` is clear, and NEG/NEG_HI flipping the sign bit of each half. `values`
 /// holds every lane's 32-bit source. Forms of other encodings are unchanged.
-pub fn vop3p_src(d: &Decoded, b: &Binding, k: usize, values: &mut [u32; MAX_LANES]) {
+pub fn vop3p_src(d: &Decoded, b: &FormBinding, k: usize, values: &mut [u32; MAX_LANES]) {
     if b.variant != variant::VOP3P {
         return;
     }
@@ -37,7 +37,7 @@ pub fn vop3p_src(d: &Decoded, b: &Binding, k: usize, values: &mut [u32; MAX_LANE
 }
 
 /// Packed math on 64-bit sources (`V_PK_FMA_F32`): only the default selects are modelled.
-pub fn vop3p_src64(d: &Decoded, b: &Binding, k: usize) -> Result<(), ExecError> {
+pub fn vop3p_src64(d: &Decoded, b: &FormBinding, k: usize) -> Result<(), ExecError> {
     if b.variant != variant::VOP3P {
         return Ok(());
     }
@@ -92,7 +92,7 @@ fn dpp_source(ctrl: u32, lane: usize, lanes: usize, gcn: bool) -> Result<Option<
 pub fn dpp_src0(
     w: &Wave,
     d: &Decoded,
-    b: &Binding,
+    b: &FormBinding,
     values: &mut [&mut [u32; MAX_LANES]],
 ) -> Result<u64, ExecError> {
     let n = w.lanes();

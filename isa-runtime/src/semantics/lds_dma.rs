@@ -12,7 +12,8 @@
 //! their range check: an out-of-range lane writes 0 to its LDS slot).
 
 use super::{
-    buffer::buf_read, field, mem_read, signed_field, AddrKind, Binding, Bindings, LaneAddrs, Space,
+    buffer::buf_read, field, mem_read, signed_field, AddrKind, FormBinding, FormBindings,
+    LaneAddrs, Space,
 };
 use crate::exec::wave::LaneIter;
 use crate::exec::{Decoded, ExecError, Flow, Lds, Memory, Wave};
@@ -66,13 +67,13 @@ impl LdsLoad {
 pub fn lds_load(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
     kind: AddrKind,
     op: LdsLoad,
 ) -> Result<Flow, ExecError> {
-    let b = Binding::of(d, table)?;
+    let b = FormBinding::of(d, table)?;
     let addrs = LaneAddrs::new(w, d, b, kind)?;
     // The instruction offset moves the LDS address too: signed for global and scratch,
     // unsigned for buffers.
@@ -114,7 +115,7 @@ pub fn lds_bit(d: &Decoded) -> bool {
 pub fn buffer_load_lds(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {
@@ -128,7 +129,7 @@ pub fn buffer_load_lds(
 pub fn flat_load_lds(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     mem: &mut dyn Memory,
     lds: &mut Lds,
 ) -> Result<Flow, ExecError> {

@@ -31,7 +31,9 @@
 //! `UfmtGFX11`, the names llvm-mc-22 prints for `format:N`; the unit test checks every value
 //! against llvm-mc-22 when it is installed).
 
-use super::{read_lane, read_scalar, role, store_lanes, AddrKind, Binding, Bindings, LaneAddrs};
+use super::{
+    read_lane, read_scalar, role, store_lanes, AddrKind, FormBinding, FormBindings, LaneAddrs,
+};
 use crate::exec::wave::{LaneIter, MAX_LANES};
 use crate::exec::{Decoded, ExecError, Flow, Memory, Wave};
 
@@ -271,11 +273,11 @@ fn f32_to_f16(f: f32) -> u16 {
 pub fn buffer_format(
     w: &mut Wave,
     d: &Decoded,
-    table: &'static Bindings,
+    table: &'static FormBindings,
     mem: &mut dyn Memory,
     op: FormatOp,
 ) -> Result<Flow, ExecError> {
-    let b = Binding::of(d, table)?;
+    let b = FormBinding::of(d, table)?;
     let unsupported = |why: &str| ExecError::unsupported(d.mnemonic(), why);
     if !op.store && super::lds_dma::lds_bit(d) {
         return Err(unsupported(
@@ -399,7 +401,7 @@ macro_rules! format_ops {
         pub fn $name(
             w: &mut Wave,
             d: &Decoded,
-            table: &'static Bindings,
+            table: &'static FormBindings,
             mem: &mut dyn Memory,
         ) -> Result<Flow, ExecError> {
             buffer_format(w, d, table, mem, FormatOp {

@@ -99,7 +99,7 @@ fn resolve(
 }
 
 /// A field value sign-extended from the field's width (signed instruction offsets).
-pub fn signed_field(d: &Decoded, b: &Binding, f: usize) -> i64 {
+pub fn signed_field(d: &Decoded, b: &FormBinding, f: usize) -> i64 {
     let i = b.fields[f];
     if i == NONE {
         return 0;
@@ -122,7 +122,7 @@ fn saddr_off(s: Src) -> bool {
 /// The address of a global (or flat-global) access of `lane`: SADDR (a 64-bit SGPR base) plus
 /// the lane's 32-bit offset in ADDR, or with SADDR off the lane's 64-bit ADDR; plus the
 /// signed instruction offset.
-pub fn global_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u64, ExecError> {
+pub fn global_addr(w: &Wave, d: &Decoded, b: &FormBinding, lane: usize) -> Result<u64, ExecError> {
     let offset = signed_field(d, b, field::OFFSET) as u64;
     let addr = b.op(d, role::ADDR)?;
     let saddr = if b.has(role::SADDR) {
@@ -139,7 +139,7 @@ pub fn global_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u6
 }
 
 /// A flat address: the lane's 64-bit ADDR plus the signed offset.
-pub fn flat_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u64, ExecError> {
+pub fn flat_addr(w: &Wave, d: &Decoded, b: &FormBinding, lane: usize) -> Result<u64, ExecError> {
     let offset = signed_field(d, b, field::OFFSET) as u64;
     let addr = b.op(d, role::ADDR)?;
     Ok((read_lane(w, addr, lane, 64, false)? as u64).wrapping_add(offset))
@@ -147,7 +147,7 @@ pub fn flat_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u64,
 
 /// A scratch offset of `lane`: the lane's 32-bit ADDR (when the form has one and it is a
 /// VGPR), plus SADDR (when present and not off), plus the signed offset.
-pub fn scratch_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u64, ExecError> {
+pub fn scratch_addr(w: &Wave, d: &Decoded, b: &FormBinding, lane: usize) -> Result<u64, ExecError> {
     let offset = signed_field(d, b, field::OFFSET);
     let v = match b.has(role::ADDR).then(|| b.op(d, role::ADDR)).transpose()? {
         Some(s @ (Src::Vgpr(_) | Src::Agpr(_))) => read_lane(w, s, lane, 32, false)? as u32,
@@ -170,7 +170,7 @@ pub fn scratch_addr(w: &Wave, d: &Decoded, b: &Binding, lane: usize) -> Result<u
 /// A scalar memory address: SBASE (64-bit, aligned down to 4) plus SOFFSET (an SGPR, unless
 /// it is NULL or CDNA's SOFFSET_EN is 0) plus the offset field (signed where the field is;
 /// CDNA's IMM = 0 makes OFFSET an SGPR number).
-pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
+pub fn smem_addr(w: &Wave, d: &Decoded, b: &FormBinding) -> Result<u64, ExecError> {
     let base = read_scalar(w, b.op(d, role::SBASE)?, 64, false)? as u64 & !3;
     // `S_BUFFER_*`: SBASE is a buffer resource, whose base is its low 48 bits (the stride
     // and swizzle bits above it are not part of the address).
@@ -205,7 +205,7 @@ pub fn smem_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
 /// one unswizzled region (the model's scratch is linear: lane `l` owns bytes
 /// `l * per_lane ..`); the device address of the access, or a scratch fault when its
 /// SDATA-sized access leaves the wave's region.
-pub fn smem_scratch_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, ExecError> {
+pub fn smem_scratch_addr(w: &Wave, d: &Decoded, b: &FormBinding) -> Result<u64, ExecError> {
     let offset = smem_addr(w, d, b)? & 0xffff_ffff;
     let size = (b.sizes[role::SDATA] as u64 / 8).max(4);
     let region = w.scratch.per_lane * w.lanes() as u64;
@@ -227,7 +227,7 @@ pub fn smem_scratch_addr(w: &Wave, d: &Decoded, b: &Binding) -> Result<u64, Exec
 /// Whether a flat/global/scratch/buffer atomic returns the value it replaced (its form has a
 /// destination either way): GLC, or SC0, or TH bit 0 set; forms with none of these fields
 /// always return.
-pub fn atomic_returns(d: &Decoded, b: &Binding) -> bool {
+pub fn atomic_returns(d: &Decoded, b: &FormBinding) -> bool {
     if b.has_field(field::GLC) {
         b.field(d, field::GLC) != 0
     } else if b.has_field(field::SC0) {
@@ -259,7 +259,12 @@ pub struct LaneAddrs {
 impl LaneAddrs {
     /// Computes the active lanes' addresses (see [`global_addr`], [`flat_addr`],
     /// [`scratch_addr`], [`buffer::buffer_lanes`]).
-    pub fn new(w: &Wave, d: &Decoded, b: &Binding, kind: AddrKind) -> Result<LaneAddrs, ExecError> {
+    pub fn new(
+        w: &Wave,
+        d: &Decoded,
+        b: &FormBinding,
+        kind: AddrKind,
+    ) -> Result<LaneAddrs, ExecError> {
         let mut a = [0u64; MAX_LANES];
         let mut range = BufferRange::ALL;
         let exec = w.exec_mask();
@@ -319,7 +324,7 @@ impl LaneAddrs {
 }
 
 /// The 16-bit DS offset: the OFFSET field, or OFFSET1:OFFSET0.
-pub fn ds_offset(d: &Decoded, b: &Binding) -> u64 {
+pub fn ds_offset(d: &Decoded, b: &FormBinding) -> u64 {
     if b.has_field(field::OFFSET) {
         b.field(d, field::OFFSET)
     } else {
