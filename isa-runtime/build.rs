@@ -10,13 +10,12 @@ fn main() {
     println!("cargo:rerun-if-env-changed={}", specdir::SPEC_DIR_VAR);
     println!("cargo:rerun-if-changed=build.rs");
     // The executors are generated from the pseudocode (AMD's, the project's overrides and
-    // fixture kernels) and call the runtime helpers listed in exec/helpers.rs.
+    // fixture kernels); the helpers they call are listed in isa-vocab, a build dependency.
     println!("cargo:rerun-if-env-changed={}", specdir::PCODE_DIR_VAR);
     for p in [
         specdir::pcode_dir().path,
         isa_gen::emit::executors::source::overrides_dir(),
         isa_gen::emit::executors::source::kernels_dir(),
-        std::path::PathBuf::from("src/exec/helpers.rs"),
     ] {
         println!("cargo:rerun-if-changed={}", p.display());
     }

@@ -582,7 +582,7 @@ fn find_semantics(
 
 /// CDNA 1 to 4: the GFX9 line's buffer resource, formats and LDS-direct loads.
 fn gfx9_line(g: Option<Generation>) -> bool {
-    g.is_some_and(|g| g.is_cdna() && g != Generation::Cdna5)
+    g.is_some_and(|g| g.traits().gfx == 9)
 }
 
 /// The first entry found under any of `names`.
