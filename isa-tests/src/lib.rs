@@ -5,3 +5,4 @@ pub mod cases;
 pub mod conformance;
 pub mod dual_cases;
 pub mod llvm_mc;
+pub mod regression;

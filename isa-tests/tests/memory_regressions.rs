@@ -4,7 +4,7 @@
 //! the loaded spec (the excerpts hold a few instructions per generation) says it is skipped.
 
 use isa_runtime::{assemble_instruction, decode, disassemble, IsaSpec};
-use isa_tests::llvm_mc::LlvmMc;
+use isa_tests::regression::{generation, oracle, round_trip};
 
 fn spec(generation: &str) -> Option<&'static IsaSpec> {
     let s = isa_runtime::specs()
@@ -25,38 +25,6 @@ fn has(spec: &IsaSpec, instruction: &str) -> bool {
         );
     }
     found
-}
-
-fn oracle() -> Option<LlvmMc> {
-    LlvmMc::find()
-        .map_err(|e| eprintln!("skipped the llvm-mc half: {}", e.reason))
-        .ok()
-}
-
-fn generation(spec: &IsaSpec) -> isa_gen::Generation {
-    isa_gen::Generation::from_name(spec.generation).expect("known generation")
-}
-
-/// The project prints `bytes` as `text`, assembles `text` back to `bytes`, and llvm-mc agrees
-/// in both directions.
-fn round_trip(spec: &'static IsaSpec, bytes: &[u8], text: &str) {
-    let (ins, len) = decode(spec, bytes).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    assert_eq!(len, bytes.len(), "{text}");
-    assert_eq!(disassemble(&ins), text);
-    let back = assemble_instruction(spec, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(back.encode(), bytes, "{text}");
-    let Some(mc) = oracle() else { return };
-    let gen = generation(spec);
-    let dis = mc
-        .disassemble(gen, &[bytes.to_vec()])
-        .expect("llvm-mc runs");
-    assert_eq!(dis.results[0].text(), Some(text), "llvm-mc's text");
-    let asm = mc.assemble(gen, &[text.to_string()]).expect("llvm-mc runs");
-    assert_eq!(
-        asm.results[0].bytes().as_deref(),
-        Some(bytes),
-        "llvm-mc's bytes"
-    );
 }
 
 /// Round trips of `cases` (bytes, LLVM's text) in `generation`, when its spec holds every

@@ -4,8 +4,8 @@
 //! -show-encoding` (gfx942 for CDNA 3, gfx950 for CDNA 4). A case whose instruction is not in
 //! the loaded spec (the excerpts hold a few instructions per generation) says it is skipped.
 
-use isa_runtime::{assemble_instruction, decode, disassemble, IsaSpec};
-use isa_tests::llvm_mc::LlvmMc;
+use isa_runtime::IsaSpec;
+use isa_tests::regression::round_trip;
 
 fn spec(generation: &str, instruction: &str) -> Option<&'static IsaSpec> {
     let Some(s) = isa_runtime::specs()
@@ -20,31 +20,6 @@ fn spec(generation: &str, instruction: &str) -> Option<&'static IsaSpec> {
         return None;
     }
     Some(s)
-}
-
-/// The project prints `bytes` as `text` and assembles `text` back to `bytes`; llvm-mc agrees in
-/// both directions.
-fn round_trip(spec: &'static IsaSpec, bytes: &[u8], text: &str) {
-    let (ins, len) = decode(spec, bytes).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    assert_eq!(len, bytes.len(), "{text}");
-    assert_eq!(disassemble(&ins), text);
-    let back = assemble_instruction(spec, text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(back.encode(), bytes, "{text}");
-    let mc = match LlvmMc::find() {
-        Ok(mc) => mc,
-        Err(e) => return eprintln!("skipped the llvm-mc half: {}", e.reason),
-    };
-    let gen = isa_gen::Generation::from_name(spec.generation).expect("known generation");
-    let dis = mc
-        .disassemble(gen, &[bytes.to_vec()])
-        .expect("llvm-mc runs");
-    assert_eq!(dis.results[0].text(), Some(text), "llvm-mc's text");
-    let asm = mc.assemble(gen, &[text.to_string()]).expect("llvm-mc runs");
-    assert_eq!(
-        asm.results[0].bytes().as_deref(),
-        Some(bytes),
-        "llvm-mc's bytes"
-    );
 }
 
 /// An SDWA source field holds a VGPR number (S bit clear) or a scalar code (S bit set). The
