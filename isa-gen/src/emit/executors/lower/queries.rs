@@ -18,21 +18,6 @@ pub(super) fn is_zero_const(e: &Expr) -> bool {
     matches!(x.kind, ExprKind::Int(0))
 }
 
-pub(super) fn compound_op(op: AssignOp) -> BinOp {
-    match op {
-        AssignOp::Set | AssignOp::Add => BinOp::Add,
-        AssignOp::Sub => BinOp::Sub,
-        AssignOp::Mul => BinOp::Mul,
-        AssignOp::Div => BinOp::Div,
-        AssignOp::Mod => BinOp::Mod,
-        AssignOp::And => BinOp::BitAnd,
-        AssignOp::Or => BinOp::BitOr,
-        AssignOp::Xor => BinOp::BitXor,
-        AssignOp::Shl => BinOp::Shl,
-        AssignOp::Shr => BinOp::Shr,
-    }
-}
-
 /// A place read as an expression (for compound assignments and partial writes).
 pub(super) fn place_expr(p: &Place) -> Option<Expr> {
     let kind = match &p.kind {

@@ -16,14 +16,11 @@ impl<'a> Lower<'a> {
             Stmt::Assign {
                 place, op, value, ..
             } => {
-                let v = if *op == AssignOp::Set {
-                    self.expr(value)?
-                } else {
+                let v = if let Some(bop) = op.binary() {
                     let cur = place_expr(place).ok_or_else(|| {
                         Gap::Construct
                             .because("a compound assignment to this kind of place".to_string())
                     })?;
-                    let bop = compound_op(*op);
                     let e = Expr::new(
                         place.ty,
                         ExprKind::Binary {
@@ -34,6 +31,8 @@ impl<'a> Lower<'a> {
                         value.span,
                     );
                     self.expr(&e)?
+                } else {
+                    self.expr(value)?
                 };
                 let v = self.output_modifier(place, v)?;
                 let bits = to_bits(v, place.ty)?;
